@@ -1,0 +1,174 @@
+package io.ricochet.server;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ricochet.config.Durations;
+import io.ricochet.config.LengthField;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.metrics.JvmProcessMetrics;
+import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.ServerStartException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "echo-server", mixinStandardHelpOptions = true, version = "ricochet echo-server 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Answers every frame with the same frame, body reversed, over TCP and UDP. "
+                + "Port 0 binds an ephemeral port; -1 turns a listener off.")
+final class EchoServerCommand implements Callable<Integer> {
+    private final SignalShutdown shutdown;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = ServerConfig.DEFAULT_HOST, description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--tcp-port", defaultValue = "7000", description = "TCP port (default: ${DEFAULT-VALUE}).")
+    int tcpPort;
+
+    @Option(names = "--udp-port", defaultValue = "7000", description = "UDP port (default: ${DEFAULT-VALUE}).")
+    int udpPort;
+
+    @Option(names = "--metrics-port", defaultValue = "9100", description = "Prometheus /metrics and /health HTTP port (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Close a connection with no complete frame for this long, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
+    Duration idleTimeout;
+
+    @Option(names = "--length-field", defaultValue = "2", description = "Length field width, 2 or 4 bytes (default: ${DEFAULT-VALUE}).")
+    int lengthField;
+
+    @Option(names = "--max-frame", description = "Largest body; default 4094 with a 2-byte field, 16777216 with 4.")
+    Integer maxFrame;
+
+    @Option(names = "--max-connections", defaultValue = "" + Integer.MAX_VALUE, description = "TCP connections served at once (default: unlimited).")
+    int maxConnections;
+
+    @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
+            description = "UDP peers tracked at once (default: ${DEFAULT-VALUE}).")
+    int maxUdpSessions;
+
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 = one per core (default: ${DEFAULT-VALUE}).")
+    int ioThreads;
+
+    @Option(names = "--transport", defaultValue = "auto", converter = TransportKindConverter.class,
+            description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}; auto tries them in that order).")
+    TransportKind transport;
+
+    @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "How long a graceful stop may flush (default: ${DEFAULT-VALUE}).")
+    Duration shutdownTimeout;
+
+    EchoServerCommand(SignalShutdown shutdown) {
+        this.shutdown = shutdown;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig config = config();
+        // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
+        shutdown.install();
+        PrintWriter out = spec.commandLine().getOut();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (JvmProcessMetrics jvmMetrics = new JvmProcessMetrics()) {
+            jvmMetrics.bindTo(registry);
+            RicochetServer server;
+            try {
+                server = RicochetServer.start(config, new ReverseEchoHandler(), registry);
+            } catch (ServerStartException e) {
+                spec.commandLine().getErr().println("echo-server: " + e.getMessage());
+                return ExitCodes.FAILURE;
+            }
+            MetricsEndpoint metrics = null;
+            try {
+                if (metricsPort != ServerConfig.DISABLED) {
+                    metrics = MetricsEndpoint.start(host, metricsPort, registry);
+                }
+                if (server.tcpAddress() != null) {
+                    out.println("listening tcp " + hostPort(server.tcpAddress()));
+                }
+                if (server.udpAddress() != null) {
+                    out.println("listening udp " + hostPort(server.udpAddress()));
+                }
+                if (metrics != null) {
+                    out.println("listening metrics http://" + hostPort(metrics.address()) + "/metrics");
+                }
+                out.flush();
+                shutdown.await();
+            } catch (IllegalStateException e) {
+                spec.commandLine().getErr().println("echo-server: " + e.getMessage());
+                return ExitCodes.FAILURE;
+            } finally {
+                server.close();
+                if (metrics != null) {
+                    metrics.close();
+                }
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    private ServerConfig config() {
+        try {
+            ServerConfig.Builder builder = ServerConfig.builder()
+                    .host(host)
+                    .tcpPort(tcpPort)
+                    .udpPort(udpPort)
+                    .lengthField(LengthField.ofWidth(lengthField))
+                    .idleTimeout(idleTimeout)
+                    .maxConnections(maxConnections)
+                    .maxUdpSessions(maxUdpSessions)
+                    .ioThreads(ioThreads)
+                    .transport(transport)
+                    .shutdownTimeout(shutdownTimeout);
+            if (maxFrame != null) {
+                builder.maxFrame(maxFrame);
+            }
+            if (metricsPort < ServerConfig.DISABLED || metricsPort > 65_535) {
+                throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected: -1..65535)");
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+    }
+
+    static String hostPort(InetSocketAddress address) {
+        String host = address.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class TransportKindConverter implements picocli.CommandLine.ITypeConverter<TransportKind> {
+        @Override
+        public TransportKind convert(String value) {
+            try {
+                return TransportKind.fromLabel(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

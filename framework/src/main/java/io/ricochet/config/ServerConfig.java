@@ -1,0 +1,207 @@
+package io.ricochet.config;
+
+import static io.ricochet.internal.Checks.inRange;
+import static io.ricochet.internal.Checks.notNull;
+import static io.ricochet.internal.Checks.positive;
+
+import java.time.Duration;
+
+/**
+ * Everything a {@code RicochetServer} needs to bind and serve, validated once at construction.
+ *
+ * @param host                   address the TCP and UDP listeners bind
+ * @param tcpPort                TCP port, 0 for an ephemeral one, {@link #DISABLED} for no TCP listener
+ * @param udpPort                UDP port, 0 for an ephemeral one, {@link #DISABLED} for no UDP listener
+ * @param lengthField            width of the frame length prefix
+ * @param maxFrame               largest valid body length; larger lengths are protocol errors
+ * @param idleTimeout            a connection or UDP session with no complete frame for this long is closed
+ * @param maxConnections         TCP connections served at once; a connection past it is closed at once
+ * @param maxUdpSessions         UDP peers tracked at once; datagrams from further peers are dropped
+ * @param ioThreads              event-loop threads; 0 means one per available processor
+ * @param transport              I/O implementation
+ * @param writeBufferLowWatermark  reading a connection resumes once its queued replies drain below this many bytes
+ * @param writeBufferHighWatermark reading a connection pauses while its queued replies exceed this many bytes
+ * @param shutdownTimeout        how long a graceful shutdown may flush before connections are closed regardless
+ */
+public record ServerConfig(
+        String host,
+        int tcpPort,
+        int udpPort,
+        LengthField lengthField,
+        int maxFrame,
+        Duration idleTimeout,
+        int maxConnections,
+        int maxUdpSessions,
+        int ioThreads,
+        TransportKind transport,
+        int writeBufferLowWatermark,
+        int writeBufferHighWatermark,
+        Duration shutdownTimeout) {
+
+    /** A port value that turns that listener off. */
+    public static final int DISABLED = -1;
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 7000;
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_MAX_CONNECTIONS = Integer.MAX_VALUE;
+    public static final int DEFAULT_MAX_UDP_SESSIONS = 100_000;
+    public static final int DEFAULT_LOW_WATERMARK = 32 * 1024;
+    public static final int DEFAULT_HIGH_WATERMARK = 64 * 1024;
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+    public ServerConfig {
+        notNull("host", host);
+        notNull("lengthField", lengthField);
+        notNull("transport", transport);
+        inRange("tcpPort", tcpPort, DISABLED, 65_535);
+        inRange("udpPort", udpPort, DISABLED, 65_535);
+        if (tcpPort == DISABLED && udpPort == DISABLED) {
+            throw new IllegalArgumentException("tcpPort, udpPort: both disabled (expected: at least one listener)");
+        }
+        inRange("maxFrame", maxFrame, 1, lengthField.largestMaxFrame());
+        positive("idleTimeout", idleTimeout);
+        positive("maxConnections", maxConnections);
+        positive("maxUdpSessions", maxUdpSessions);
+        inRange("ioThreads", ioThreads, 0, 1024);
+        positive("writeBufferLowWatermark", writeBufferLowWatermark);
+        inRange("writeBufferHighWatermark", writeBufferHighWatermark, writeBufferLowWatermark, Integer.MAX_VALUE);
+        positive("shutdownTimeout", shutdownTimeout);
+    }
+
+    /** Largest UDP body: {@code min(maxFrame, 65507 - field width)}, 65,503 with the 4-byte field. */
+    public int maxUdpBody() {
+        return Math.min(maxFrame, lengthField.largestUdpBody());
+    }
+
+    /** Event-loop threads after resolving 0 to the processor count. */
+    public int resolvedIoThreads() {
+        return ioThreads == 0 ? Runtime.getRuntime().availableProcessors() : ioThreads;
+    }
+
+    public boolean tcpEnabled() {
+        return tcpPort != DISABLED;
+    }
+
+    public boolean udpEnabled() {
+        return udpPort != DISABLED;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.host = host;
+        b.tcpPort = tcpPort;
+        b.udpPort = udpPort;
+        b.lengthField = lengthField;
+        b.maxFrame = maxFrame;
+        b.idleTimeout = idleTimeout;
+        b.maxConnections = maxConnections;
+        b.maxUdpSessions = maxUdpSessions;
+        b.ioThreads = ioThreads;
+        b.transport = transport;
+        b.writeBufferLowWatermark = writeBufferLowWatermark;
+        b.writeBufferHighWatermark = writeBufferHighWatermark;
+        b.shutdownTimeout = shutdownTimeout;
+        return b;
+    }
+
+    /** Fluent builder; {@link #build()} validates. The max frame follows the length field unless set. */
+    public static final class Builder {
+        private String host = DEFAULT_HOST;
+        private int tcpPort = DEFAULT_PORT;
+        private int udpPort = DEFAULT_PORT;
+        private LengthField lengthField = LengthField.TWO;
+        private Integer maxFrame;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxUdpSessions = DEFAULT_MAX_UDP_SESSIONS;
+        private int ioThreads;
+        private TransportKind transport = TransportKind.AUTO;
+        private int writeBufferLowWatermark = DEFAULT_LOW_WATERMARK;
+        private int writeBufferHighWatermark = DEFAULT_HIGH_WATERMARK;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
+        private Builder() {
+        }
+
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        public Builder tcpPort(int tcpPort) {
+            this.tcpPort = tcpPort;
+            return this;
+        }
+
+        public Builder udpPort(int udpPort) {
+            this.udpPort = udpPort;
+            return this;
+        }
+
+        /** Ephemeral TCP and UDP ports, as tests and embedded servers want. */
+        public Builder ephemeralPorts() {
+            this.tcpPort = 0;
+            this.udpPort = 0;
+            return this;
+        }
+
+        public Builder lengthField(LengthField lengthField) {
+            this.lengthField = lengthField;
+            return this;
+        }
+
+        public Builder maxFrame(int maxFrame) {
+            this.maxFrame = maxFrame;
+            return this;
+        }
+
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        public Builder maxUdpSessions(int maxUdpSessions) {
+            this.maxUdpSessions = maxUdpSessions;
+            return this;
+        }
+
+        public Builder ioThreads(int ioThreads) {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        public Builder transport(TransportKind transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder writeBufferWatermarks(int low, int high) {
+            this.writeBufferLowWatermark = low;
+            this.writeBufferHighWatermark = high;
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+            return this;
+        }
+
+        public ServerConfig build() {
+            notNull("lengthField", lengthField);
+            int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
+            return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
+                    maxUdpSessions, ioThreads, transport, writeBufferLowWatermark, writeBufferHighWatermark,
+                    shutdownTimeout);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.ricochet.metrics;
+
+import java.util.Locale;
+
+/** The {@code kind} tag of {@link MeterNames#PROTOCOL_ERRORS}. */
+public enum ProtocolErrorKind {
+    /** Length field 0. */
+    EMPTY,
+    /** Length field above the max frame. */
+    TOO_LONG,
+    /** A partial frame left when the stream ended (TCP). */
+    TRUNCATED,
+    /** Length field disagrees with the datagram size (UDP). */
+    LENGTH_MISMATCH,
+    /** Datagram shorter than the length field (UDP). */
+    RUNT;
+
+    public String tag() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,25 @@
+package io.ricochet.transport;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * What a server does with each frame. One instance serves every session of a server, on several event
+ * loops at once, so it must be thread-safe; each callback for a given session runs on that session's
+ * event loop and must not block it (hand blocking work to an executor and reply from there).
+ */
+@FunctionalInterface
+public interface FrameHandler {
+
+    /**
+     * Handles one complete frame. {@code body} holds exactly the frame's body between its reader and
+     * writer indices; the handler owns it and must either pass it to {@link FrameSession#reply} or
+     * release it. Throwing closes a TCP connection (reason {@code error}); a UDP datagram is dropped.
+     */
+    void onFrame(FrameSession session, ByteBuf body);
+
+    default void sessionOpened(FrameSession session) {
+    }
+
+    default void sessionClosed(FrameSession session) {
+    }
+}

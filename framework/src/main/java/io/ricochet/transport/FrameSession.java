@@ -1,0 +1,33 @@
+package io.ricochet.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
+import java.net.SocketAddress;
+
+/** One TCP connection, or one UDP peer, as a {@link FrameHandler} sees it. */
+public interface FrameSession {
+
+    /**
+     * Sends {@code body} as one frame and takes ownership of it. Called on the event loop, the reply is
+     * flushed with the rest of the read batch; called from another thread, it is flushed at once.
+     * A body with headroom (one received from {@link FrameHandler#onFrame}, or from {@link #allocateBody})
+     * is framed without a copy.
+     */
+    void reply(ByteBuf body);
+
+    /** A pooled buffer for a reply body, with headroom for the length field so {@link #reply} copies nothing. */
+    ByteBuf allocateBody(int capacity);
+
+    ByteBufAllocator alloc();
+
+    /** The event loop that runs this session's callbacks. */
+    EventLoop eventLoop();
+
+    SocketAddress remoteAddress();
+
+    Protocol protocol();
+
+    /** Flushes the replies already given, then closes (TCP) or forgets the peer (UDP). */
+    void close();
+}

@@ -1,0 +1,255 @@
+package io.ricochet.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Ticker;
+import io.ricochet.codec.FrameHeader;
+import io.ricochet.metrics.CloseReason;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.ProtocolErrorKind;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves every UDP peer of one datagram channel. Each datagram must be exactly one frame; malformed
+ * ones are counted and dropped without reply. Valid ones create or refresh the peer's session (up to a
+ * cap), go to the {@link FrameHandler}, and their replies are flushed once per read batch. A periodic
+ * sweep on the channel's event loop expires idle sessions. Errors are logged and serving goes on: one
+ * channel serves every peer.
+ */
+final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(UdpSessionHandler.class);
+    private static final long MIN_SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final FrameHandler handler;
+    private final ConnectionStats stats;
+    private final int width;
+    private final int maxBody;
+    private final int maxSessions;
+    private final long idleNanos;
+    private final AtomicInteger liveSessions;
+    private final Map<InetSocketAddress, UdpSession> sessions = new HashMap<>();
+    private ChannelHandlerContext ctx;
+    private Ticker ticker;
+    private Future<?> sweeper;
+    private long batchNanos = -1;
+    private boolean flushPending;
+
+    UdpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, int maxBody, int maxSessions,
+            Duration idleTimeout, AtomicInteger liveSessions) {
+        this.handler = handler;
+        this.stats = stats;
+        this.width = width;
+        this.maxBody = maxBody;
+        this.maxSessions = maxSessions;
+        this.idleNanos = idleTimeout.toNanos();
+        this.liveSessions = liveSessions;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.ticker = ctx.executor().ticker();
+        long period = Math.max(MIN_SWEEP_NANOS, Math.min(MAX_SWEEP_NANOS, idleNanos / 4));
+        sweeper = ctx.executor().scheduleAtFixedRate(this::sweep, period, period, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof DatagramPacket packet)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        ByteBuf content = packet.content();
+        int size = content.readableBytes();
+        stats.bytesRead(size);
+        ProtocolErrorKind error = validate(content, size);
+        if (error != null) {
+            stats.protocolError(error);
+            packet.release();
+            return;
+        }
+        UdpSession session = session(packet.sender());
+        if (session == null) {
+            packet.release();
+            return;
+        }
+        stats.frameRead();
+        // The body must sit right after its length field, from index 0, to keep that field as headroom.
+        ByteBuf frame;
+        if (content.readerIndex() == 0) {
+            frame = content;
+        } else {
+            frame = content.retainedSlice(content.readerIndex(), size);
+            content.release();
+        }
+        frame.readerIndex(width);
+        try {
+            handler.onFrame(session, frame);
+        } catch (RuntimeException e) {
+            log.warn("dropped a datagram from {}: frame handler failed", packet.sender(), e);
+        }
+    }
+
+    private ProtocolErrorKind validate(ByteBuf content, int size) {
+        if (size < width) {
+            return ProtocolErrorKind.RUNT;
+        }
+        long length = FrameHeader.getLength(content, content.readerIndex(), width);
+        if (length == 0) {
+            return ProtocolErrorKind.EMPTY;
+        }
+        if (length > maxBody) {
+            return ProtocolErrorKind.TOO_LONG;
+        }
+        if (length != size - width) {
+            return ProtocolErrorKind.LENGTH_MISMATCH;
+        }
+        return null;
+    }
+
+    private UdpSession session(InetSocketAddress peer) {
+        long now = batchNanos();
+        UdpSession session = sessions.get(peer);
+        if (session != null) {
+            session.lastFrameNanos = now;
+            return session;
+        }
+        if (sessions.size() >= maxSessions) {
+            stats.meters().closed(CloseReason.LIMIT);
+            return null;
+        }
+        session = new UdpSession(this, peer, now);
+        sessions.put(peer, session);
+        liveSessions.lazySet(sessions.size());
+        stats.meters().opened();
+        handler.sessionOpened(session);
+        return session;
+    }
+
+    /** One clock read per read batch is precise enough for an idle timeout. */
+    private long batchNanos() {
+        if (batchNanos < 0) {
+            batchNanos = ticker.nanoTime();
+        }
+        return batchNanos;
+    }
+
+    void reply(InetSocketAddress peer, ByteBuf body) {
+        if (!ctx.executor().inEventLoop()) {
+            // The traffic counts are event-loop confined; off-loop replies hop over.
+            ctx.executor().execute(() -> {
+                reply(peer, body);
+                flush();
+            });
+            return;
+        }
+        int length = body.readableBytes();
+        if (length == 0 || length > maxBody) {
+            body.release();
+            throw new IllegalArgumentException("reply length: " + length + " (expected: 1.." + maxBody + ")");
+        }
+        ByteBuf datagram = body;
+        if (!FrameHeader.prependInHeadroom(body, width)) {
+            datagram = ctx.alloc().ioBuffer(width + length);
+            FrameHeader.setLength(datagram, 0, width, length);
+            datagram.writerIndex(width).writeBytes(body);
+            body.release();
+        }
+        stats.frameWritten(width + length);
+        ctx.write(new DatagramPacket(datagram, peer), ctx.voidPromise());
+        flushPending = true;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        batchNanos = -1;
+        flush();
+    }
+
+    private void flush() {
+        // Counts first, so a peer that has its reply also finds it counted.
+        stats.publish();
+        if (flushPending) {
+            flushPending = false;
+            ctx.flush();
+        }
+    }
+
+    private void sweep() {
+        long now = ticker.nanoTime();
+        Iterator<UdpSession> it = sessions.values().iterator();
+        while (it.hasNext()) {
+            UdpSession session = it.next();
+            if (now - session.lastFrameNanos >= idleNanos) {
+                it.remove();
+                end(session, CloseReason.IDLE);
+            }
+        }
+        liveSessions.lazySet(sessions.size());
+    }
+
+    void forget(InetSocketAddress peer) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> forget(peer));
+            return;
+        }
+        flush();
+        UdpSession session = sessions.remove(peer);
+        if (session != null) {
+            liveSessions.lazySet(sessions.size());
+            end(session, CloseReason.PEER);
+        }
+    }
+
+    private void end(UdpSession session, CloseReason reason) {
+        stats.meters().closed(reason);
+        handler.sessionClosed(session);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (sweeper != null) {
+            sweeper.cancel(false);
+        }
+        stats.publish();
+        for (UdpSession session : sessions.values()) {
+            end(session, CloseReason.SHUTDOWN);
+        }
+        sessions.clear();
+        liveSessions.lazySet(0);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.warn("udp channel {}: {}", ctx.channel().localAddress(), cause.toString());
+    }
+
+    ByteBuf allocateBody(int capacity) {
+        ByteBuf buf = ctx.alloc().ioBuffer(width + capacity);
+        buf.writerIndex(width).readerIndex(width);
+        return buf;
+    }
+
+    ByteBufAllocator alloc() {
+        return ctx.alloc();
+    }
+
+    EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+}

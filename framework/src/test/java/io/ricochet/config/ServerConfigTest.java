@@ -1,0 +1,67 @@
+package io.ricochet.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ServerConfigTest {
+
+    @Test
+    void defaultsFollowTheWireContract() {
+        ServerConfig config = ServerConfig.builder().build();
+        assertEquals("127.0.0.1", config.host());
+        assertEquals(7000, config.tcpPort());
+        assertEquals(7000, config.udpPort());
+        assertEquals(4094, config.maxFrame());
+        assertEquals(Duration.ofSeconds(30), config.idleTimeout());
+        assertEquals(TransportKind.AUTO, config.transport());
+    }
+
+    @Test
+    void maxFrameFollowsTheLengthFieldUnlessSet() {
+        assertEquals(16 * 1024 * 1024, ServerConfig.builder().lengthField(LengthField.FOUR).build().maxFrame());
+        assertEquals(100, ServerConfig.builder().lengthField(LengthField.FOUR).maxFrame(100).build().maxFrame());
+    }
+
+    @Test
+    void udpBodyLimitIsTheDatagramLimitLessTheField() {
+        assertEquals(65_503, ServerConfig.builder().lengthField(LengthField.FOUR).build().maxUdpBody());
+        assertEquals(4094, ServerConfig.builder().build().maxUdpBody());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "maxFrame|0|maxFrame: 0 (expected: 1..65535)",
+        "maxFrame2|65536|maxFrame: 65536 (expected: 1..65535)",
+        "tcpPort|70000|tcpPort: 70000 (expected: -1..65535)",
+        "maxConnections|0|maxConnections: 0 (expected: > 0)",
+        "ioThreads|-1|ioThreads: -1 (expected: 0..1024)",
+        "idleTimeout|0|idleTimeout: PT0S (expected: > 0)",
+        "watermarks|10|writeBufferHighWatermark: 5 (expected: 10..2147483647)",
+    })
+    void validationNamesTheFieldAndTheValue(String field, int value, String message) {
+        ServerConfig.Builder b = ServerConfig.builder();
+        switch (field) {
+            case "maxFrame", "maxFrame2" -> b.maxFrame(value);
+            case "tcpPort" -> b.tcpPort(value);
+            case "maxConnections" -> b.maxConnections(value);
+            case "ioThreads" -> b.ioThreads(value);
+            case "idleTimeout" -> b.idleTimeout(Duration.ofSeconds(value));
+            case "watermarks" -> b.writeBufferWatermarks(value, 5);
+            default -> throw new AssertionError(field);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void atLeastOneListener() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.builder().tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).build());
+        assertEquals("tcpPort, udpPort: both disabled (expected: at least one listener)", e.getMessage());
+    }
+}
