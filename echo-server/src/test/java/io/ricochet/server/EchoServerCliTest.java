@@ -1,0 +1,98 @@
+package io.ricochet.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ricochet.testing.FrameClient;
+import io.ricochet.testing.Frames;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(60)
+class EchoServerCliTest {
+
+    @Test
+    void printsListeningLinesServesAndExitsZeroOnSigterm() throws Exception {
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "0",
+                "--metrics-port", "0", "--idle-timeout", "5s")) {
+            InetSocketAddress tcp = server.awaitListening("tcp");
+            InetSocketAddress udp = server.awaitListening("udp");
+            InetSocketAddress metrics = server.awaitListening("metrics");
+            assertEquals(List.of("listening tcp 127.0.0.1:" + tcp.getPort(), "listening udp 127.0.0.1:" + udp.getPort(),
+                    "listening metrics http://127.0.0.1:" + metrics.getPort() + "/metrics"), server.stdoutLines());
+
+            try (FrameClient client = new FrameClient(tcp, 2)) {
+                client.send(new byte[] {1, 2, 3});
+                assertArrayEquals(new byte[] {3, 2, 1}, client.receive());
+            }
+            try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+                socket.setSoTimeout(5000);
+                byte[] datagram = Frames.encode(2, new byte[] {4, 5});
+                socket.send(new DatagramPacket(datagram, datagram.length, udp));
+                DatagramPacket reply = new DatagramPacket(new byte[100], 100);
+                socket.receive(reply);
+                assertArrayEquals(Frames.encode(2, new byte[] {5, 4}), Arrays.copyOf(reply.getData(), reply.getLength()));
+            }
+            HttpResponse<String> scrape = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"tcp\"} 1.0"));
+            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"udp\"} 1.0"));
+
+            assertEquals(0, server.terminate(), server.stderr());
+            assertTrue(server.stderr().contains("shut down"), server.stderr());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--bogus", "--length-field=3", "--idle-timeout=soon", "--transport=dpdk", "--max-frame=0",
+        "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7"})
+    void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
+        try (EchoServerProcess server = EchoServerProcess.start(flag)) {
+            assertEquals(2, server.awaitExit());
+            String[] lines = server.stderr().strip().split("\n");
+            assertEquals(1, lines.length, server.stderr());
+            assertTrue(lines[0].startsWith("echo-server: "), lines[0]);
+            assertFalse(lines[0].contains("Exception"), lines[0]);
+        }
+    }
+
+    @Test
+    void aTakenPortGivesOneLineAndExitOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                EchoServerProcess server = EchoServerProcess.start("--tcp-port", "" + taken.getLocalPort(),
+                        "--udp-port", "0", "--metrics-port", "0")) {
+            assertEquals(1, server.awaitExit());
+            String errors = server.stderr().lines().filter(l -> l.startsWith("echo-server: ")).reduce("", String::concat);
+            assertTrue(errors.contains("cannot bind tcp 127.0.0.1:" + taken.getLocalPort()), server.stderr());
+            assertFalse(server.stderr().contains("\tat "), "no stack trace: " + server.stderr());
+        }
+    }
+
+    @Test
+    void helpDescribesEveryFlag() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        picocli.CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setOut(new java.io.PrintWriter(out));
+        assertEquals(0, cli.execute("--help"));
+        for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
+                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport")) {
+            assertTrue(out.toString().contains(flag), flag);
+        }
+    }
+}
