@@ -1,0 +1,48 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.config.TransportKind;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Options every command takes: where to send, how to report. */
+final class CommonOptions {
+    @Option(names = "--target", converter = Converters.TargetConverter.class,
+            description = "Server HOST:PORT. Omitted: start an embedded echo server on an ephemeral loopback port.")
+    InetSocketAddress target;
+
+    @Option(names = "--scrape", description = "The server's Prometheus /metrics URL, sampled every interval "
+            + "(automatic for the embedded server).")
+    URI scrape;
+
+    @Option(names = "--report", description = "Directory for summary.json, intervals.csv, latency.hlog, config.json.")
+    Path report;
+
+    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+            description = "Progress and report interval (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the request bodies (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--json", description = "Print the summary as JSON on stdout instead of the table.")
+    boolean json;
+
+    @Option(names = "--io", defaultValue = "auto", converter = Converters.IoConverter.class,
+            description = "Client I/O: auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}).")
+    TransportKind io;
+
+    @Option(names = "--io-threads", defaultValue = "1",
+            description = "Client event-loop threads; 0 = one per core (default: ${DEFAULT-VALUE}).")
+    int ioThreads;
+
+    @Option(names = "--server-io-threads", defaultValue = "1",
+            description = "Event-loop threads of the embedded server (default: ${DEFAULT-VALUE}).")
+    int serverIoThreads;
+
+    @Option(names = "--max-error-rate", defaultValue = "0",
+            description = "Errors (not bad replies) tolerated before exit status 1, as a fraction of requests (default: ${DEFAULT-VALUE}).")
+    double maxErrorRate;
+}

@@ -1,0 +1,168 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.config.Durations;
+import io.ricochet.config.TransportKind;
+import io.ricochet.transport.Protocol;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Parsers for the load generator's option values; each failure is one line naming the value. */
+final class Converters {
+    private Converters() {
+    }
+
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class TargetConverter implements ITypeConverter<InetSocketAddress> {
+        @Override
+        public InetSocketAddress convert(String value) {
+            int colon = value.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new TypeConversionException("target: " + value + " (expected: HOST:PORT)");
+            }
+            String host = value.substring(0, colon).replace("[", "").replace("]", "");
+            try {
+                int port = Integer.parseInt(value.substring(colon + 1));
+                if (port < 1 || port > 65_535) {
+                    throw new NumberFormatException();
+                }
+                return new InetSocketAddress(InetAddress.getByName(host), port);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("target: " + value + " (expected: a port 1..65535)");
+            } catch (UnknownHostException e) {
+                throw new TypeConversionException("target: " + value + " (unknown host)");
+            }
+        }
+    }
+
+    static final class ProtocolConverter implements ITypeConverter<Protocol> {
+        @Override
+        public Protocol convert(String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "tcp" -> Protocol.TCP;
+                case "udp" -> Protocol.UDP;
+                default -> throw new TypeConversionException("transport: " + value + " (expected: tcp or udp)");
+            };
+        }
+    }
+
+    static final class IoConverter implements ITypeConverter<TransportKind> {
+        @Override
+        public TransportKind convert(String value) {
+            try {
+                return TransportKind.fromLabel(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** A body size range. */
+    record SizeRange(int min, int max) {
+    }
+
+    /** Local addresses to bind, in order. */
+    record SourceAddresses(List<InetAddress> addresses) {
+    }
+
+    /** {@code N} or {@code MIN..MAX}. */
+    static final class SizeConverter implements ITypeConverter<SizeRange> {
+        @Override
+        public SizeRange convert(String value) {
+            try {
+                int dots = value.indexOf("..");
+                int[] range = dots < 0
+                        ? new int[] {Integer.parseInt(value.trim()), Integer.parseInt(value.trim())}
+                        : new int[] {Integer.parseInt(value.substring(0, dots).trim()),
+                            Integer.parseInt(value.substring(dots + 2).trim())};
+                if (range[0] < 1 || range[1] < range[0]) {
+                    throw new NumberFormatException();
+                }
+                return new SizeRange(range[0], range[1]);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("size: " + value + " (expected: N or MIN..MAX with 1 <= MIN <= MAX)");
+            }
+        }
+    }
+
+    /** A rate such as {@code 5000}, {@code 0.04}, {@code 0.04/s} or {@code 10/m}. */
+    static final class RateConverter implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            double per = 1;
+            if (v.endsWith("/s")) {
+                v = v.substring(0, v.length() - 2);
+            } else if (v.endsWith("/m")) {
+                v = v.substring(0, v.length() - 2);
+                per = 60;
+            }
+            try {
+                double rate = Double.parseDouble(v) / per;
+                if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
+                    throw new NumberFormatException();
+                }
+                return rate;
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("rate: " + value + " (expected: e.g. 5000, 0.04/s, 10/m)");
+            }
+        }
+    }
+
+    /** {@code a,b,c} or a range {@code 127.0.0.2-127.0.0.40} of IPv4 addresses. */
+    static final class SourceAddressesConverter implements ITypeConverter<SourceAddresses> {
+        private static final int MAX_RANGE = 1 << 16;
+
+        @Override
+        public SourceAddresses convert(String value) {
+            List<InetAddress> out = new ArrayList<>();
+            try {
+                for (String part : value.split(",")) {
+                    String p = part.trim();
+                    int dash = p.indexOf('-');
+                    if (dash > 0) {
+                        long from = ipv4(InetAddress.getByName(p.substring(0, dash)));
+                        long to = ipv4(InetAddress.getByName(p.substring(dash + 1)));
+                        if (to < from || to - from >= MAX_RANGE) {
+                            throw new TypeConversionException("source-addresses: " + p
+                                    + " (expected: an ascending IPv4 range of at most 65536 addresses)");
+                        }
+                        for (long a = from; a <= to; a++) {
+                            out.add(InetAddress.getByAddress(new byte[] {
+                                (byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8), (byte) a}));
+                        }
+                    } else {
+                        out.add(InetAddress.getByName(p));
+                    }
+                }
+            } catch (UnknownHostException e) {
+                throw new TypeConversionException("source-addresses: " + value + " (" + e.getMessage() + ")");
+            }
+            return new SourceAddresses(List.copyOf(out));
+        }
+
+        private static long ipv4(InetAddress a) {
+            byte[] b = a.getAddress();
+            if (b.length != 4) {
+                throw new TypeConversionException("source-addresses: " + a.getHostAddress() + " (ranges are IPv4 only)");
+            }
+            return ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8) | (b[3] & 0xFFL);
+        }
+    }
+}

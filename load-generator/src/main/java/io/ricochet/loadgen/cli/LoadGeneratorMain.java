@@ -1,0 +1,35 @@
+package io.ricochet.loadgen.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar load-generator.jar <command> [options]}; exit 0 clean, 1 bad replies or errors, 2 usage. */
+@Command(name = "load-generator", mixinStandardHelpOptions = true, version = "ricochet load-generator 0.1.0",
+        description = "Load tests for length-prefixed reversed-echo servers. Every reply is verified; latency "
+                + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
+        subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
+            SweepCommand.class, RampCommand.class, MassiveCommand.class})
+public final class LoadGeneratorMain implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(newCommandLine().execute(args));
+    }
+
+    public static CommandLine newCommandLine() {
+        CommandLine cli = new CommandLine(new LoadGeneratorMain());
+        cli.setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
+            return ExitCodes.USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, parsed, result) -> {
+            parsed.getErr().println("load-generator: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return ExitCodes.FAILED;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "a command is required");
+    }
+}

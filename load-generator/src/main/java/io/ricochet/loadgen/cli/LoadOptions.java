@@ -1,0 +1,41 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.config.LengthField;
+import io.ricochet.transport.Protocol;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The shape of one request stream, shared by the echo-style commands. */
+final class LoadOptions {
+    @Option(names = "--transport", defaultValue = "tcp", converter = Converters.ProtocolConverter.class,
+            description = "tcp or udp (default: ${DEFAULT-VALUE}).")
+    Protocol protocol;
+
+    @Option(names = "--size", defaultValue = "64", converter = Converters.SizeConverter.class,
+            description = "Body bytes, N or MIN..MAX (default: ${DEFAULT-VALUE}).")
+    Converters.SizeRange size;
+
+    @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
+    int lengthField;
+
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+            description = "Measured time (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "0s", converter = Converters.DurationConverter.class,
+            description = "Load before measuring, not counted (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+            description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--source-addresses", converter = Converters.SourceAddressesConverter.class,
+            description = "Local addresses bound round-robin: a,b,c or a range 127.0.0.2-127.0.0.40.")
+    Converters.SourceAddresses sourceAddresses = new Converters.SourceAddresses(List.of());
+
+    LengthField field() {
+        return LengthField.ofWidth(lengthField);
+    }
+}

@@ -1,0 +1,67 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.scenario.LoadSpec;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/** Builds a {@link LoadSpec} from parsed options and runs it; shared by echo, rr and massive. */
+final class Scenarios {
+    private Scenarios() {
+    }
+
+    static int runEcho(String command, CommandSpec commandSpec, CommonOptions common, LoadOptions load,
+            int connections, double connectRate, int pipeline, double rate, double perConnectionRate)
+            throws InterruptedException {
+        PrintWriter out = commandSpec.commandLine().getOut();
+        PrintStream err = System.err;
+        LoadSpec.Builder builder;
+        try {
+            builder = LoadSpec.builder(null)
+                    .protocol(load.protocol).connections(connections).connectRate(connectRate).pipeline(pipeline)
+                    .rate(rate).perConnectionRate(perConnectionRate).size(load.size.min(), load.size.max())
+                    .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                    .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
+                    .ioThreads(common.ioThreads).transport(common.io);
+            // Validate everything but the target before starting a server for it.
+            builder.target(new java.net.InetSocketAddress(0)).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+        int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
+        Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnectionRate > 0 ? 3 / perConnectionRate : 0)));
+        try (RunSupport.Target target = RunSupport.target(common, load.field(), maxFrame, idle, err)) {
+            LoadSpec spec = builder.target(target.address(load.protocol)).build();
+            return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec));
+        }
+    }
+
+    static Map<String, Object> config(String command, LoadSpec spec) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("command", command);
+        c.put("target", spec.target().getHostString() + ":" + spec.target().getPort());
+        c.put("transport", spec.protocol().tag());
+        c.put("connections", spec.connections());
+        c.put("connect_rate", spec.connectRate());
+        c.put("pipeline", spec.effectivePipeline());
+        c.put("rate", spec.rate());
+        c.put("per_connection_rate", spec.perConnectionRate());
+        c.put("size_min", spec.minSize());
+        c.put("size_max", spec.maxSize());
+        c.put("length_field", spec.lengthField().width());
+        c.put("duration_s", spec.duration().toNanos() / 1e9);
+        c.put("warmup_s", spec.warmup().toNanos() / 1e9);
+        c.put("timeout_s", spec.timeout().toNanos() / 1e9);
+        c.put("source_addresses", spec.sourceAddresses().stream().map(a -> a.getHostAddress()).toList());
+        c.put("seed", spec.seed());
+        c.put("max_requests", spec.maxRequests());
+        c.put("interval_s", spec.interval().toNanos() / 1e9);
+        c.put("io_threads", spec.ioThreads());
+        c.put("client_io", spec.transport().label());
+        return c;
+    }
+}

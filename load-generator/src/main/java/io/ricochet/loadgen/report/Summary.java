@@ -1,0 +1,29 @@
+package io.ricochet.loadgen.report;
+
+/**
+ * The end of a run, in the columns of the reference reports. {@code requests} = ok + bad + errors.
+ * {@code latencyKind} is {@code corrected} (open loop, from the intended send time; the service time
+ * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}.
+ */
+public record Summary(
+        String command,
+        String target,
+        String transport,
+        String io,
+        long requests,
+        int connections,
+        long ok,
+        long bad,
+        long errors,
+        long late,
+        long connectFailures,
+        double durationS,
+        double qps,
+        double throughputBytesPerS,
+        LatencySummary latencyUs,
+        String latencyKind,
+        LatencySummary serviceLatencyUs,
+        LatencySummary connectTimeUs,
+        ServerSummary server,
+        String firstError) {
+}

@@ -1,0 +1,250 @@
+package io.ricochet.loadgen.scenario;
+
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
+import io.ricochet.codec.FrameDecoder;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.IoTransport;
+import io.ricochet.transport.Protocol;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs one {@link LoadSpec}: opens its connections (paced by the connect rate, bound round-robin to
+ * the source addresses), keeps them loaded until told to stop, and replaces connections the server
+ * drops. All I/O runs on the generator's own event loops, one {@link LoopDriver} each.
+ */
+public final class EchoLoad implements AutoCloseable {
+    private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final LoadSpec spec;
+    private final IoTransport io;
+    private final MultiThreadIoEventLoopGroup group;
+    private final List<LoopDriver> drivers = new ArrayList<>();
+    private final RunStats stats;
+    private final Payload payload;
+    private final TransportMeters detachedMeters;
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private final AtomicLong nextId = new AtomicLong();
+    private final AtomicLong started = new AtomicLong();
+    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    private volatile boolean sending = true;
+    private volatile boolean closing;
+    private Future<?> connector;
+    private long connectStartNanos;
+    private int driverCursor;
+
+    public EchoLoad(LoadSpec spec) {
+        this.spec = spec;
+        this.io = IoTransport.resolve(spec.transport());
+        int threads = spec.ioThreads() == 0 ? Runtime.getRuntime().availableProcessors() : spec.ioThreads();
+        this.group = io.newEventLoopGroup(threads, "loadgen-io");
+        int i = 0;
+        for (EventExecutor executor : group) {
+            drivers.add(new LoopDriver((EventLoop) executor, i++));
+        }
+        this.stats = new RunStats(drivers.size());
+        this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
+        // The decoder counts into meters; the generator's own figures live in RunStats, so these go nowhere.
+        this.detachedMeters = TransportMeters.register(new CompositeMeterRegistry(), "client", () -> 0);
+    }
+
+    public LoadSpec spec() {
+        return spec;
+    }
+
+    public RunStats stats() {
+        return stats;
+    }
+
+    Payload payload() {
+        return payload;
+    }
+
+    public IoTransport io() {
+        return io;
+    }
+
+    boolean sending() {
+        return sending;
+    }
+
+    /** False once {@code maxRequests} have been started. */
+    boolean mayStartRequest() {
+        if (spec.maxRequests() == 0) {
+            return true;
+        }
+        if (started.get() >= spec.maxRequests()) {
+            return false;
+        }
+        return started.incrementAndGet() <= spec.maxRequests();
+    }
+
+    /** Starts the drivers and the paced connect loop. */
+    public void start() {
+        long tick = tickNanos();
+        for (LoopDriver d : drivers) {
+            d.start(tick);
+        }
+        connectStartNanos = System.nanoTime();
+        EventLoop first = drivers.get(0).loop();
+        connector = first.scheduleAtFixedRate(this::connectDue, 0, CONNECT_PACE_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Open loop: a quarter of one connection's interval, 100 µs..100 ms. Closed loop: timeout/10, 10 ms..1 s. */
+    long tickNanos() {
+        if (spec.openLoop()) {
+            long interval = (long) (1e9 / spec.rateOfOneConnection());
+            return Math.max(100_000L, Math.min(100_000_000L, interval / 4));
+        }
+        return Math.max(10_000_000L, Math.min(1_000_000_000L, spec.timeout().toNanos() / 10));
+    }
+
+    private void connectDue() {
+        long opened = nextId.get();
+        long budget = spec.connections();
+        if (spec.connectRate() > 0) {
+            double elapsed = (System.nanoTime() - connectStartNanos) / 1e9;
+            budget = Math.min(budget, 1 + (long) (elapsed * spec.connectRate()));
+        }
+        for (long i = opened; i < budget && !closing; i++) {
+            connect(nextId.getAndIncrement());
+        }
+        if (nextId.get() >= spec.connections()) {
+            connector.cancel(false);
+        }
+    }
+
+    private void connect(long id) {
+        LoopDriver driver = drivers.get(driverCursor++ % drivers.size());
+        Bootstrap bootstrap = new Bootstrap().group(driver.loop());
+        if (spec.protocol() == Protocol.TCP) {
+            bootstrap.channel(io.socketChannel())
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(
+                                    new FrameDecoder(spec.lengthField(), spec.lengthField().largestMaxFrame(),
+                                            new ConnectionStats(detachedMeters)),
+                                    new TcpLoadHandler(EchoLoad.this, driver, id));
+                        }
+                    });
+        } else {
+            bootstrap.channel(io.datagramChannel())
+                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
+                    .handler(new UdpLoadHandler(this, driver, id));
+        }
+        long begin = System.nanoTime();
+        ChannelFuture future;
+        if (spec.sourceAddresses().isEmpty()) {
+            future = bootstrap.connect(spec.target());
+        } else {
+            var source = spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size()));
+            future = bootstrap.connect(spec.target(), new InetSocketAddress(source, 0));
+        }
+        Channel ch = future.channel();
+        channels.add(ch);
+        ch.closeFuture().addListener(f -> channels.remove(ch));
+        future.addListener(f -> {
+            if (f.isSuccess()) {
+                stats.connectsEstablished.increment();
+                stats.recordConnectTime(System.nanoTime() - begin);
+            } else {
+                stats.connectFailures.increment();
+                firstFailure.compareAndSet(null, f.cause());
+            }
+        });
+    }
+
+    void connectionClosed(LoadConnection c) {
+        // Replace connections dropped mid-run (a request timeout, the server's idle timeout); the short
+        // delay keeps a server that closes every connection at once from turning this into a busy loop.
+        if (sending && !closing && allConnectsAttempted()) {
+            c.driver.loop().schedule(() -> {
+                if (sending && !closing) {
+                    connect(nextId.getAndIncrement());
+                }
+            }, 10, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    void connectionFailed(Throwable cause) {
+        firstFailure.compareAndSet(null, cause);
+    }
+
+    /** The first connect or I/O failure seen, for the report. */
+    public Throwable firstFailure() {
+        return firstFailure.get();
+    }
+
+    /** Whether every requested connection has been attempted. */
+    public boolean allConnectsAttempted() {
+        return nextId.get() >= spec.connections();
+    }
+
+    /** Whether {@code maxRequests} are all started (never true without a limit). */
+    public boolean requestLimitReached() {
+        return spec.maxRequests() > 0 && started.get() >= spec.maxRequests();
+    }
+
+    /** Stops starting requests. */
+    public void stopSending() {
+        sending = false;
+    }
+
+    /** Requests sent and not yet answered, failed or timed out. */
+    public int inFlight() {
+        int n = 0;
+        for (LoopDriver d : drivers) {
+            n += d.loop().submit(d::inFlight).syncUninterruptibly().getNow();
+        }
+        return n;
+    }
+
+    /** Waits up to {@code timeout} for outstanding replies, then fails what is left. */
+    public void drain(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        for (LoopDriver d : drivers) {
+            d.loop().submit(d::finish).syncUninterruptibly();
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        sending = false;
+        if (connector != null) {
+            connector.cancel(false);
+        }
+        for (LoopDriver d : drivers) {
+            d.loop().submit(d::finish).awaitUninterruptibly();
+        }
+        for (Channel ch : List.copyOf(channels)) {
+            ch.close().awaitUninterruptibly(1000);
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

@@ -1,0 +1,219 @@
+package io.ricochet.loadgen.scenario;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.ricochet.codec.FrameHeader;
+import io.ricochet.loadgen.stats.RunStats;
+
+/**
+ * One client connection's requests: sends them (closed loop: keeps the pipeline full; open loop: at
+ * their intended times, waiting for a free slot when behind), verifies every reply against the body it
+ * regenerates, records latency from the intended and the actual send, and fails requests that outlive
+ * the timeout. Event-loop confined; the per-slot arrays are its only per-request state.
+ */
+abstract class LoadConnection extends ChannelInboundHandlerAdapter {
+    protected final EchoLoad load;
+    protected final LoopDriver driver;
+    protected final long id;
+    protected final RunStats stats;
+    protected final Payload payload;
+    private final int width;
+    private final int depth;
+    private final long[] intended;
+    private final long[] sentAt;
+    private final int mask;
+    private final long intervalNanos;
+    private final long timeoutNanos;
+    protected ChannelHandlerContext ctx;
+    private long nextSeq;
+    private int inFlight;
+    private long nextIntended;
+    private boolean wrote;
+    private boolean failed;
+
+    LoadConnection(EchoLoad load, LoopDriver driver, long id) {
+        this.load = load;
+        this.driver = driver;
+        this.id = id;
+        this.stats = load.stats();
+        this.payload = load.payload();
+        LoadSpec spec = load.spec();
+        this.width = spec.lengthField().width();
+        this.depth = spec.effectivePipeline();
+        int capacity = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
+        this.intended = new long[capacity];
+        this.sentAt = new long[capacity];
+        this.mask = capacity - 1;
+        this.intervalNanos = spec.openLoop() ? (long) (1e9 / spec.rateOfOneConnection()) : 0;
+        this.timeoutNanos = spec.timeout().toNanos();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        long now = System.nanoTime();
+        driver.add(this);
+        stats.openConnections.incrementAndGet();
+        if (intervalNanos > 0) {
+            // Stagger connections across one interval so an open-loop rate does not arrive in bursts.
+            nextIntended = now + Math.floorMod(id * 0x9E3779B97F4A7C15L, Math.max(1, intervalNanos));
+        }
+        fill(now);
+        flushIfWritten();
+        ctx.fireChannelActive();
+    }
+
+    /** Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. */
+    final void fill(long now) {
+        if (!load.sending()) {
+            return;
+        }
+        if (intervalNanos == 0) {
+            while (inFlight < depth && load.mayStartRequest()) {
+                send(now, now);
+            }
+        } else {
+            while (inFlight < depth && nextIntended <= now && load.mayStartRequest()) {
+                send(nextIntended, now);
+                nextIntended += intervalNanos;
+            }
+        }
+    }
+
+    private void send(long intendedNanos, long now) {
+        long seq = nextSeq++;
+        int size = payload.size(id, seq);
+        ByteBuf buf = ctx.alloc().ioBuffer(width + size);
+        FrameHeader.setLength(buf, 0, width, size);
+        buf.writerIndex(width);
+        Payload.write(buf, payload.base(id, seq), size);
+        int slot = (int) (seq & mask);
+        intended[slot] = intendedNanos;
+        sentAt[slot] = now;
+        inFlight++;
+        stats.sent.increment();
+        write(buf);
+        wrote = true;
+    }
+
+    /** Writes one request (without flushing). */
+    protected abstract void write(ByteBuf request);
+
+    /** Handles one reply body (readable bytes = the body); takes ownership. */
+    final void onReply(ByteBuf body) {
+        try {
+            long now = System.nanoTime();
+            if (inFlight == 0) {
+                unexpectedReply(body);
+                return;
+            }
+            long seq = nextSeq - inFlight;
+            int size = payload.size(id, seq);
+            long base = payload.base(id, seq);
+            if (Payload.verifyReversed(body, base, size)) {
+                int slot = (int) (seq & mask);
+                stats.ok.increment();
+                stats.okBytes.add(size);
+                stats.recordReply(driver.index(), intended[slot], sentAt[slot], now);
+                inFlight--;
+            } else if (!isLateReply(body)) {
+                stats.bad.increment();
+                inFlight--;
+            }
+            fill(now);
+        } finally {
+            body.release();
+        }
+    }
+
+    /** A reply when none is outstanding: bad unless it answers a request already failed by its timeout. */
+    private void unexpectedReply(ByteBuf body) {
+        if (!isLateReply(body)) {
+            stats.bad.increment();
+        }
+    }
+
+    /** UDP may see replies to requests it already failed; TCP closes the connection on a timeout instead. */
+    protected boolean isLateReply(ByteBuf body) {
+        return false;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushIfWritten();
+        ctx.fireChannelReadComplete();
+    }
+
+    final void flushIfWritten() {
+        if (wrote) {
+            wrote = false;
+            ctx.flush();
+        }
+    }
+
+    /** Called by the driver every tick: open-loop sends and the timeout check. */
+    final void tick(long now) {
+        if (inFlight > 0) {
+            long oldest = nextSeq - inFlight;
+            if (now - sentAt[(int) (oldest & mask)] > timeoutNanos) {
+                timedOut(oldest);
+                return;
+            }
+        }
+        fill(now);
+    }
+
+    /** TCP: fail every outstanding request and drop the connection, so no late reply can be taken as ok. */
+    protected void timedOut(long oldestSeq) {
+        failOutstanding();
+        ctx.close();
+    }
+
+    protected final void abandonOldest() {
+        inFlight--;
+        stats.errors.increment();
+    }
+
+    protected final long seqOfOldest() {
+        return nextSeq - inFlight;
+    }
+
+    protected final int inFlight() {
+        return inFlight;
+    }
+
+    /** Counts every outstanding request as an error, once. */
+    final void failOutstanding() {
+        if (inFlight > 0) {
+            stats.errors.add(inFlight);
+            inFlight = 0;
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        driver.remove(this);
+        stats.openConnections.decrementAndGet();
+        failOutstanding();
+        load.connectionClosed(this);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!failed) {
+            failed = true;
+            load.connectionFailed(cause);
+        }
+        ctx.close();
+    }
+
+    final int inFlightCount() {
+        return inFlight;
+    }
+}

@@ -1,0 +1,181 @@
+package io.ricochet.loadgen.scenario;
+
+import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.ServerSummary;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.scrape.MetricsScraper;
+import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.stats.RunStats;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Drives one {@link EchoLoad} through warmup and measurement: every interval it swaps out the
+ * latency histograms, prints a progress line, writes the interval to the report and samples the
+ * server; at the end it stops sending, waits for the replies still owed, and builds the summary.
+ */
+public final class LoadRun {
+    private final LoadSpec spec;
+    private final RunOptions options;
+    private final MetricsScraper scraper;
+    private double cpuMax = Double.NaN;
+    private double rssMax = Double.NaN;
+    private double activeMax = Double.NaN;
+    private ServerSample last = ServerSample.NONE;
+
+    public LoadRun(LoadSpec spec, RunOptions options) {
+        this.spec = spec;
+        this.options = options;
+        this.scraper = options.scrape() == null ? null : new MetricsScraper(options.scrape());
+    }
+
+    public Summary run() throws InterruptedException {
+        Histogram corrected = RunStats.newHistogram();
+        Histogram service = RunStats.newHistogram();
+        Histogram connect = RunStats.newHistogram();
+        try (EchoLoad load = new EchoLoad(spec)) {
+            RunStats stats = load.stats();
+            Map<String, Object> config = new LinkedHashMap<>(options.config());
+            config.put("latency_kind", latencyKind());
+            config.put("io", load.io().kind().label());
+            config.put("send_tick_us", load.tickNanos() / 1000);
+            long startMillis = System.currentTimeMillis();
+            try (ReportWriter report = options.reportDir() == null ? null
+                    : new ReportWriter(options.reportDir(), config, startMillis)) {
+                // Without warmup the server baseline precedes the first request, so ok and frames.sent match exactly.
+                ServerSample serverBase = spec.warmup().isZero() ? sample() : null;
+                load.start();
+                long warmupEnd = System.nanoTime() + spec.warmup().toNanos();
+                while (System.nanoTime() < warmupEnd) {
+                    Thread.sleep(Math.min(spec.interval().toMillis(), Math.max(1, (warmupEnd - System.nanoTime()) / 1_000_000)));
+                    progress("warmup", (spec.warmup().toNanos() - (warmupEnd - System.nanoTime())) / 1e9, stats, null);
+                }
+                // Warmup traffic is not part of the result.
+                stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
+                RunStats.Counts base = stats.counts();
+                if (serverBase == null) {
+                    serverBase = sample();
+                }
+                long start = System.nanoTime();
+                long end = start + spec.duration().toNanos();
+                long next = start;
+                RunStats.Counts previous = base;
+                Histogram interval = RunStats.newHistogram();
+                Histogram intervalService = RunStats.newHistogram();
+                boolean done = false;
+                while (!done) {
+                    next += spec.interval().toNanos();
+                    long wake = Math.min(next, end);
+                    while (System.nanoTime() < wake && !finishedByLimit(load, stats, base)) {
+                        Thread.sleep(Math.max(1, Math.min(50, (wake - System.nanoTime()) / 1_000_000)));
+                    }
+                    done = System.nanoTime() >= end || finishedByLimit(load, stats, base);
+                    if (done) {
+                        load.stopSending();
+                        load.drain(spec.timeout());
+                    }
+                    interval.reset();
+                    intervalService.reset();
+                    stats.drainInto(interval, intervalService, connect);
+                    corrected.add(interval);
+                    service.add(intervalService);
+                    RunStats.Counts now = stats.counts();
+                    RunStats.Counts delta = now.minus(previous);
+                    previous = now;
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    ServerSample server = sample();
+                    IntervalRow row = new IntervalRow(elapsed, stats.openConnections.get(), delta.completed(), delta.ok(),
+                            delta.bad(), delta.errors(), delta.completed() / (spec.interval().toNanos() / 1e9),
+                            interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), interval.getMaxValue(),
+                            server.cpu(), server.rssBytes());
+                    if (report != null) {
+                        interval.setStartTimeStamp(startMillis + (long) ((elapsed - spec.interval().toNanos() / 1e9) * 1000));
+                        interval.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
+                        report.interval(row, interval.copy());
+                    }
+                    progress("run", elapsed, stats, row);
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                RunStats.Counts total = stats.counts().minus(base);
+                Summary summary = summary(load, total, seconds, corrected, service, connect, serverBase);
+                if (report != null) {
+                    report.summary(summary);
+                }
+                return summary;
+            }
+        }
+    }
+
+    private boolean finishedByLimit(EchoLoad load, RunStats stats, RunStats.Counts base) {
+        return load.requestLimitReached() && stats.counts().minus(base).completed() >= spec.maxRequests();
+    }
+
+    private String latencyKind() {
+        return spec.openLoop() ? "corrected" : "closed_loop";
+    }
+
+    private ServerSample sample() {
+        if (scraper == null) {
+            return ServerSample.NONE;
+        }
+        try {
+            ServerSample s = scraper.sample();
+            cpuMax = max(cpuMax, s.cpu());
+            rssMax = max(rssMax, s.rssBytes());
+            activeMax = max(activeMax, s.activeConnections());
+            last = s;
+            return s;
+        } catch (IOException e) {
+            return ServerSample.NONE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ServerSample.NONE;
+        }
+    }
+
+    private static double max(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+    }
+
+    private void progress(String phase, double elapsed, RunStats stats, IntervalRow row) {
+        if (options.progress() == null) {
+            return;
+        }
+        if (row == null) {
+            options.progress().printf(Locale.ROOT, "[%s %5.1fs] connections %d%n", phase, elapsed,
+                    stats.openConnections.get());
+            return;
+        }
+        options.progress().printf(Locale.ROOT,
+                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
+                elapsed, spec.duration().toNanos() / 1e9, row.connections(), row.qps(), row.p50Us(), row.p99Us(),
+                row.errors(), row.bad());
+    }
+
+    private Summary summary(EchoLoad load, RunStats.Counts total, double seconds, Histogram corrected,
+            Histogram service, Histogram connect, ServerSample serverBase) {
+        ServerSummary server = null;
+        if (scraper != null) {
+            double framesSent = Double.isNaN(last.framesSent()) || Double.isNaN(serverBase.framesSent())
+                    ? Double.NaN : last.framesSent() - serverBase.framesSent();
+            server = new ServerSummary(scraper.uri().toString(), cpuMax, rssMax, activeMax, framesSent);
+        }
+        Throwable failure = load.firstFailure();
+        return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
+                spec.protocol().tag(), load.io().kind().label(), total.completed(), spec.connections(), total.ok(),
+                total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
+                round(total.completed() / seconds), round(total.okBytes() / seconds),
+                LatencySummary.of(spec.openLoop() ? corrected : service), latencyKind(),
+                spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect), server,
+                failure == null ? null : failure.toString());
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,160 @@
+package io.ricochet.loadgen.scenario;
+
+import static io.ricochet.internal.Checks.inRange;
+import static io.ricochet.internal.Checks.notNull;
+import static io.ricochet.internal.Checks.positive;
+
+import io.ricochet.config.LengthField;
+import io.ricochet.config.TransportKind;
+import io.ricochet.transport.Protocol;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One echo load, fully specified. Open loop when {@code rate} (total requests/s) or
+ * {@code perConnectionRate} is set; closed loop otherwise, each connection keeping {@code pipeline}
+ * requests in flight.
+ *
+ * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
+ */
+public record LoadSpec(
+        InetSocketAddress target,
+        Protocol protocol,
+        int connections,
+        double connectRate,
+        int pipeline,
+        double rate,
+        double perConnectionRate,
+        int minSize,
+        int maxSize,
+        LengthField lengthField,
+        Duration duration,
+        Duration warmup,
+        Duration timeout,
+        List<InetAddress> sourceAddresses,
+        long seed,
+        long maxRequests,
+        Duration interval,
+        int ioThreads,
+        TransportKind transport) {
+
+    public LoadSpec {
+        notNull("target", target);
+        notNull("protocol", protocol);
+        positive("connections", connections);
+        inRange("pipeline", pipeline, 1, 1 << 16);
+        if (connectRate < 0 || rate < 0 || perConnectionRate < 0) {
+            throw new IllegalArgumentException("rate: negative (expected: >= 0)");
+        }
+        if (rate > 0 && perConnectionRate > 0) {
+            throw new IllegalArgumentException("rate: " + rate + " and perConnectionRate: " + perConnectionRate
+                    + " (expected: one of them)");
+        }
+        inRange("minSize", minSize, 1, lengthField.largestMaxFrame());
+        inRange("maxSize", maxSize, minSize, lengthField.largestMaxFrame());
+        if (protocol == Protocol.UDP) {
+            inRange("maxSize", maxSize, minSize, lengthField.largestUdpBody());
+        }
+        positive("duration", duration);
+        notNull("warmup", warmup);
+        positive("timeout", timeout);
+        sourceAddresses = List.copyOf(sourceAddresses);
+        inRange("maxRequests", maxRequests, 0, Long.MAX_VALUE);
+        positive("interval", interval);
+        inRange("ioThreads", ioThreads, 0, 1024);
+    }
+
+    public boolean openLoop() {
+        return rate > 0 || perConnectionRate > 0;
+    }
+
+    /** Requests per second each connection sends in open loop. */
+    public double rateOfOneConnection() {
+        return rate > 0 ? rate / connections : perConnectionRate;
+    }
+
+    /** UDP keeps one request in flight per socket so a lost datagram is matched by its timeout alone. */
+    public int effectivePipeline() {
+        return protocol == Protocol.UDP ? 1 : pipeline;
+    }
+
+    public static Builder builder(InetSocketAddress target) {
+        return new Builder(target);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(target);
+        b.protocol = protocol;
+        b.connections = connections;
+        b.connectRate = connectRate;
+        b.pipeline = pipeline;
+        b.rate = rate;
+        b.perConnectionRate = perConnectionRate;
+        b.minSize = minSize;
+        b.maxSize = maxSize;
+        b.lengthField = lengthField;
+        b.duration = duration;
+        b.warmup = warmup;
+        b.timeout = timeout;
+        b.sourceAddresses = sourceAddresses;
+        b.seed = seed;
+        b.maxRequests = maxRequests;
+        b.interval = interval;
+        b.ioThreads = ioThreads;
+        b.transport = transport;
+        return b;
+    }
+
+    public static final class Builder {
+        private InetSocketAddress target;
+        private Protocol protocol = Protocol.TCP;
+        private int connections = 1;
+        private double connectRate;
+        private int pipeline = 1;
+        private double rate;
+        private double perConnectionRate;
+        private int minSize = 64;
+        private int maxSize = 64;
+        private LengthField lengthField = LengthField.TWO;
+        private Duration duration = Duration.ofSeconds(10);
+        private Duration warmup = Duration.ZERO;
+        private Duration timeout = Duration.ofSeconds(5);
+        private List<InetAddress> sourceAddresses = List.of();
+        private long seed = 1;
+        private long maxRequests;
+        private Duration interval = Duration.ofSeconds(1);
+        private int ioThreads = 1;
+        private TransportKind transport = TransportKind.AUTO;
+
+        private Builder(InetSocketAddress target) {
+            this.target = target;
+        }
+
+        public Builder target(InetSocketAddress v) { target = v; return this; }
+        public Builder protocol(Protocol v) { protocol = v; return this; }
+        public Builder connections(int v) { connections = v; return this; }
+        public Builder connectRate(double v) { connectRate = v; return this; }
+        public Builder pipeline(int v) { pipeline = v; return this; }
+        public Builder rate(double v) { rate = v; return this; }
+        public Builder perConnectionRate(double v) { perConnectionRate = v; return this; }
+        public Builder size(int min, int max) { minSize = min; maxSize = max; return this; }
+        public Builder lengthField(LengthField v) { lengthField = v; return this; }
+        public Builder duration(Duration v) { duration = v; return this; }
+        public Builder warmup(Duration v) { warmup = v; return this; }
+        public Builder timeout(Duration v) { timeout = v; return this; }
+        public Builder sourceAddresses(List<InetAddress> v) { sourceAddresses = v; return this; }
+        public Builder seed(long v) { seed = v; return this; }
+        public Builder maxRequests(long v) { maxRequests = v; return this; }
+        public Builder interval(Duration v) { interval = v; return this; }
+        public Builder ioThreads(int v) { ioThreads = v; return this; }
+        public Builder transport(TransportKind v) { transport = v; return this; }
+
+        public LoadSpec build() {
+            return new LoadSpec(target, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
+                    maxSize, lengthField, duration, warmup, timeout, sourceAddresses, seed, maxRequests, interval,
+                    ioThreads, transport);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.ricochet.loadgen.scenario;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Request bodies derived from (seed, connection, sequence), so a reply is verified by regenerating the
+ * body instead of keeping a copy. Body byte {@code j} is byte {@code j % 8} (little-endian) of
+ * {@code mix(base + j / 8)}; the reply must hold the same bytes in reverse order.
+ */
+public final class Payload {
+    private final long seed;
+    private final int minSize;
+    private final int maxSize;
+
+    public Payload(long seed, int minSize, int maxSize) {
+        this.seed = seed;
+        this.minSize = minSize;
+        this.maxSize = maxSize;
+    }
+
+    /** SplitMix64's finalizer: a cheap, well-mixed 64-bit hash. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    public long base(long connection, long sequence) {
+        return mix(seed ^ mix(connection * 0x9E3779B97F4A7C15L + sequence));
+    }
+
+    /** The body size of request {@code sequence} on {@code connection}, uniform in min..max. */
+    public int size(long connection, long sequence) {
+        if (minSize == maxSize) {
+            return minSize;
+        }
+        long span = (long) maxSize - minSize + 1;
+        return minSize + (int) Math.floorMod(mix(base(connection, sequence) + 0x5bd1e995L), span);
+    }
+
+    /** Appends the body of length {@code size} derived from {@code base}. */
+    public static void write(ByteBuf out, long base, int size) {
+        int full = size >>> 3;
+        for (int k = 0; k < full; k++) {
+            out.writeLongLE(mix(base + k));
+        }
+        int rest = size & 7;
+        if (rest != 0) {
+            long v = mix(base + full);
+            for (int i = 0; i < rest; i++) {
+                out.writeByte((int) (v >>> (8 * i)));
+            }
+        }
+    }
+
+    /** True if {@code reply}'s readable bytes are exactly the body of {@code base} and {@code size}, reversed. */
+    public static boolean verifyReversed(ByteBuf reply, long base, int size) {
+        if (reply.readableBytes() != size) {
+            return false;
+        }
+        int end = reply.readerIndex() + size;
+        int full = size >>> 3;
+        // Body bytes 8k..8k+7 sit reversed at end-8-8k..end-1-8k; read big-endian they equal the LE block.
+        for (int k = 0; k < full; k++) {
+            if (reply.getLong(end - 8 - 8 * k) != mix(base + k)) {
+                return false;
+            }
+        }
+        int rest = size & 7;
+        if (rest != 0) {
+            long v = mix(base + full);
+            for (int i = 0; i < rest; i++) {
+                int j = 8 * full + i;
+                if (reply.getByte(end - 1 - j) != (byte) (v >>> (8 * i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

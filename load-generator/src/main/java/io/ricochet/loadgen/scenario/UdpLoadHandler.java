@@ -1,0 +1,62 @@
+package io.ricochet.loadgen.scenario;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.DatagramPacket;
+import io.ricochet.codec.FrameHeader;
+
+/**
+ * A UDP load socket, connected to the target, one request in flight. A request that times out is an
+ * error and is remembered, so its reply, if it comes late, is recognised and ignored rather than
+ * counted as ok or bad.
+ */
+final class UdpLoadHandler extends LoadConnection {
+    private static final int REMEMBERED = 8;
+    private final long[] abandoned = new long[REMEMBERED];
+    private int abandonedCount;
+    private final int width;
+
+    UdpLoadHandler(EchoLoad load, LoopDriver driver, long id) {
+        super(load, driver, id);
+        this.width = load.spec().lengthField().width();
+    }
+
+    @Override
+    protected void write(ByteBuf request) {
+        ctx.write(request, ctx.voidPromise());
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf content = msg instanceof DatagramPacket packet ? packet.content() : (ByteBuf) msg;
+        int size = content.readableBytes();
+        if (size < width || FrameHeader.getLength(content, content.readerIndex(), width) != size - width) {
+            stats.bad.increment();
+            content.release();
+            return;
+        }
+        content.skipBytes(width);
+        onReply(content);
+    }
+
+    @Override
+    protected void timedOut(long oldestSeq) {
+        abandoned[abandonedCount++ % REMEMBERED] = oldestSeq;
+        abandonOldest();
+        fill(System.nanoTime());
+        flushIfWritten();
+    }
+
+    @Override
+    protected boolean isLateReply(ByteBuf body) {
+        int n = Math.min(abandonedCount, REMEMBERED);
+        for (int i = 0; i < n; i++) {
+            long seq = abandoned[i];
+            if (Payload.verifyReversed(body, payload.base(id, seq), payload.size(id, seq))) {
+                stats.late.increment();
+                return true;
+            }
+        }
+        return false;
+    }
+}

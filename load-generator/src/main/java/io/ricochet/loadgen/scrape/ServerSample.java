@@ -1,0 +1,14 @@
+package io.ricochet.loadgen.scrape;
+
+/**
+ * The server figures read from one scrape of its Prometheus endpoint; NaN where the server does not
+ * expose a meter.
+ *
+ * @param cpu               {@code process_cpu_usage}: 0..1 of the whole machine
+ * @param rssBytes          {@code process_memory_rss_bytes}
+ * @param activeConnections {@code ricochet_connections_active}, summed over transports
+ * @param framesSent        {@code ricochet_frames_sent_total}, summed over transports
+ */
+public record ServerSample(double cpu, double rssBytes, double activeConnections, double framesSent) {
+    public static final ServerSample NONE = new ServerSample(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+}

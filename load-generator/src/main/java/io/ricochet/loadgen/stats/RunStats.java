@@ -1,0 +1,90 @@
+package io.ricochet.loadgen.stats;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * What a run measures. Latency goes into one HdrHistogram {@link Recorder} per event loop (a single
+ * writer each, so recording never contends), in microseconds from 1 µs to 1 h at 3 significant digits;
+ * the reporter swaps out interval histograms and adds them. Counts are 64-bit adders.
+ */
+public final class RunStats {
+    public static final long LOWEST_US = 1;
+    public static final long HIGHEST_US = 3_600_000_000L;
+    public static final int DIGITS = 3;
+
+    private final Recorder[] corrected;
+    private final Recorder[] service;
+    private final Recorder connectTime = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
+    public final LongAdder sent = new LongAdder();
+    public final LongAdder ok = new LongAdder();
+    public final LongAdder bad = new LongAdder();
+    public final LongAdder errors = new LongAdder();
+    public final LongAdder late = new LongAdder();
+    public final LongAdder okBytes = new LongAdder();
+    public final LongAdder connectFailures = new LongAdder();
+    public final LongAdder connectsEstablished = new LongAdder();
+    public final AtomicInteger openConnections = new AtomicInteger();
+
+    public RunStats(int loops) {
+        corrected = new Recorder[loops];
+        service = new Recorder[loops];
+        for (int i = 0; i < loops; i++) {
+            corrected[i] = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
+            service[i] = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
+        }
+    }
+
+    public static Histogram newHistogram() {
+        return new Histogram(LOWEST_US, HIGHEST_US, DIGITS);
+    }
+
+    /** Records one verified reply on event loop {@code loop}: from the intended and from the actual send. */
+    public void recordReply(int loop, long intendedNanos, long sentNanos, long nowNanos) {
+        corrected[loop].recordValue(clamp((nowNanos - intendedNanos) / 1000));
+        service[loop].recordValue(clamp((nowNanos - sentNanos) / 1000));
+    }
+
+    public void recordConnectTime(long nanos) {
+        connectTime.recordValue(clamp(nanos / 1000));
+    }
+
+    private static long clamp(long micros) {
+        return Math.max(LOWEST_US, Math.min(HIGHEST_US, micros));
+    }
+
+    /** Moves what was recorded since the last call into the given histograms. */
+    public void drainInto(Histogram correctedOut, Histogram serviceOut, Histogram connectOut) {
+        for (Recorder r : corrected) {
+            correctedOut.add(r.getIntervalHistogram());
+        }
+        for (Recorder r : service) {
+            serviceOut.add(r.getIntervalHistogram());
+        }
+        connectOut.add(connectTime.getIntervalHistogram());
+    }
+
+    /** A consistent-enough read of the counters for one interval row. */
+    public Counts counts() {
+        return new Counts(sent.sum(), ok.sum(), bad.sum(), errors.sum(), late.sum(), okBytes.sum(),
+                connectsEstablished.sum(), connectFailures.sum());
+    }
+
+    /** Counter values at one moment; {@link #minus} gives an interval's. */
+    public record Counts(long sent, long ok, long bad, long errors, long late, long okBytes, long connects,
+            long connectFailures) {
+        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0);
+
+        public Counts minus(Counts o) {
+            return new Counts(sent - o.sent, ok - o.ok, bad - o.bad, errors - o.errors, late - o.late,
+                    okBytes - o.okBytes, connects - o.connects, connectFailures - o.connectFailures);
+        }
+
+        /** Requests that ended: verified, bad, or failed. */
+        public long completed() {
+            return ok + bad + errors;
+        }
+    }
+}
