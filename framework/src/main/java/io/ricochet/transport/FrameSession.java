@@ -9,8 +9,9 @@ import java.net.SocketAddress;
 public interface FrameSession {
 
     /**
-     * Sends {@code body} as one frame and takes ownership of it. Called on the event loop, the reply is
-     * flushed with the rest of the read batch; called from another thread, it is flushed at once.
+     * Sends {@code body} as one frame and takes ownership of it. Called from {@link FrameHandler#onFrame},
+     * the reply is flushed with the rest of the read batch; called later (a timer, another thread), it is
+     * flushed at once.
      * A body with headroom (one received from {@link FrameHandler#onFrame}, or from {@link #allocateBody})
      * is framed without a copy.
      */

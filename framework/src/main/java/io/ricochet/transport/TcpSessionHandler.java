@@ -28,6 +28,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private final int width;
     private ChannelHandlerContext ctx;
     private boolean flushPending;
+    private boolean inReadBatch;
 
     TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width) {
         this.handler = handler;
@@ -48,6 +49,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        inReadBatch = true;
         try {
             handler.onFrame(this, (ByteBuf) msg);
         } catch (RuntimeException e) {
@@ -59,6 +61,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        inReadBatch = false;
         if (flushPending) {
             flushPending = false;
             ctx.flush();
@@ -73,10 +76,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             body.release();
             throw new IllegalArgumentException("reply length: 0 (expected: > 0)");
         }
-        if (ctx.executor().inEventLoop()) {
+        if (ctx.executor().inEventLoop() && inReadBatch) {
             ctx.write(body, ctx.voidPromise());
             flushPending = true;
         } else {
+            // Outside a read batch (a timer, another thread) nothing else will flush it.
             ctx.writeAndFlush(body, ctx.voidPromise());
         }
     }

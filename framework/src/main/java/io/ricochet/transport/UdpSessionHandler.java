@@ -47,6 +47,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private Future<?> sweeper;
     private long batchNanos = -1;
     private boolean flushPending;
+    private boolean inReadBatch;
 
     UdpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, int maxBody, int maxSessions,
             Duration idleTimeout, AtomicInteger liveSessions) {
@@ -73,6 +74,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
+        inReadBatch = true;
         ByteBuf content = packet.content();
         int size = content.readableBytes();
         stats.bytesRead(size);
@@ -151,10 +153,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     void reply(InetSocketAddress peer, ByteBuf body) {
         if (!ctx.executor().inEventLoop()) {
             // The traffic counts are event-loop confined; off-loop replies hop over.
-            ctx.executor().execute(() -> {
-                reply(peer, body);
-                flush();
-            });
+            ctx.executor().execute(() -> reply(peer, body));
             return;
         }
         int length = body.readableBytes();
@@ -172,10 +171,15 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         stats.frameWritten(width + length);
         ctx.write(new DatagramPacket(datagram, peer), ctx.voidPromise());
         flushPending = true;
+        if (!inReadBatch) {
+            // A reply from a timer on the event loop: no read batch will end to flush it.
+            flush();
+        }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        inReadBatch = false;
         batchNanos = -1;
         flush();
     }

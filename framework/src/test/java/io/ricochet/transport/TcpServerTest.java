@@ -263,4 +263,28 @@ class TcpServerTest {
             assertEquals(1.0, registry.get(MeterNames.SERVER_INFO).tag(MeterNames.TAG_IO, transport.label()).gauge().value());
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aReplyGivenLaterFromATimerOrAnotherThreadIsFlushed(TransportKind transport) throws IOException {
+        java.util.concurrent.ExecutorService worker = java.util.concurrent.Executors.newSingleThreadExecutor();
+        FrameHandler deferred = (session, body) -> {
+            io.ricochet.echo.BodyReverser.reverseInPlace(body);
+            if (body.getByte(body.readerIndex()) == 1) {
+                session.eventLoop().schedule(() -> session.reply(body), 10, TimeUnit.MILLISECONDS);
+            } else {
+                worker.execute(() -> session.reply(body));
+            }
+        };
+        try (RicochetServer server = RicochetServer.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED)
+                .build(), deferred, registry);
+                FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            client.send(new byte[] {9, 1});
+            assertArrayEquals(new byte[] {1, 9}, client.receive(), "from a timer on the event loop");
+            client.send(new byte[] {9, 2});
+            assertArrayEquals(new byte[] {2, 9}, client.receive(), "from another thread");
+        } finally {
+            worker.shutdownNow();
+        }
+    }
 }

@@ -1,0 +1,143 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.transport.RicochetServer;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(60)
+class EchoCommandTest {
+
+    private static void assertConsistent(JsonNode s) {
+        long ok = s.get("ok").asLong();
+        assertEquals(s.get("requests").asLong(), ok + s.get("bad").asLong() + s.get("errors").asLong(),
+                "requests = ok + bad + errors");
+        assertTrue(ok > 0, "some replies verified");
+        assertEquals(ok, s.get("latency_us").get("count").asLong(), "one latency per verified reply");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "udp"})
+    void aRunAgainstTheEmbeddedServerIsConsistentAndMatchesTheServersCount(String transport, @TempDir Path dir)
+            throws Exception {
+        Cli.Result r = Cli.run("echo", "--transport", transport, "--duration", "1500ms", "--connections", "4",
+                "--pipeline", "4", "--size", "1..200", "--json", "--report", dir.toString(), "--interval", "500ms");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertConsistent(s);
+        assertEquals(0, s.get("bad").asLong());
+        assertEquals(0, s.get("errors").asLong());
+        assertEquals("closed_loop", s.get("latency_kind").asText());
+        assertEquals((double) s.get("ok").asLong(), s.get("server").get("frames_sent").asDouble(),
+                "ok equals the server's frames.sent increase");
+
+        JsonNode file = Cli.JSON.readTree(dir.resolve("summary.json").toFile());
+        assertEquals(s, file, "summary.json is the printed summary");
+        JsonNode config = Cli.JSON.readTree(dir.resolve("config.json").toFile());
+        assertEquals(transport, config.get("transport").asText());
+        assertEquals(4, config.get("connections").asInt());
+
+        List<String> rows = Files.readAllLines(dir.resolve("intervals.csv"));
+        assertEquals("time_s,connections,requests,ok,bad,errors,qps,p50_us,p99_us,max_us,server_cpu,server_rss_bytes",
+                rows.get(0));
+        long okSum = rows.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[3])).sum();
+        assertEquals(s.get("ok").asLong(), okSum, "the intervals add up to the total");
+
+        Histogram merged = new Histogram(3);
+        try (HistogramLogReader reader = new HistogramLogReader(new File(dir.resolve("latency.hlog").toString()))) {
+            Histogram h;
+            while ((h = (Histogram) reader.nextIntervalHistogram()) != null) {
+                merged.add(h);
+            }
+        }
+        assertEquals(s.get("ok").asLong(), merged.getTotalCount(), "latency.hlog holds every recorded reply");
+        assertEquals(s.get("latency_us").get("p99").asLong(), merged.getValueAtPercentile(99), 0.01 * merged.getValueAtPercentile(99) + 1);
+    }
+
+    @Test
+    void openLoopReportsCorrectedAndServiceLatency() {
+        Cli.Result r = Cli.run("echo", "--duration", "1s", "--connections", "2", "--rate", "2000", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertConsistent(s);
+        assertEquals("corrected", s.get("latency_kind").asText());
+        assertTrue(s.has("service_latency_us") && !s.get("service_latency_us").isNull());
+        long ok = s.get("ok").asLong();
+        assertTrue(ok > 1000 && ok < 3000, "about 2000 requests in 1 s at 2000/s: " + ok);
+    }
+
+    @Test
+    void corruptedRepliesAreCountedBadAndFailTheRun() {
+        try (RicochetServer server = FaultyServers.start(FaultyServers.corruptEveryHundredth())) {
+            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "1s",
+                    "--connections", "2", "--pipeline", "4", "--json");
+            assertEquals(1, r.exit(), r.err());
+            JsonNode s = r.json();
+            assertConsistent(s);
+            double badShare = s.get("bad").asDouble() / s.get("requests").asDouble();
+            assertTrue(badShare > 0.009 && badShare < 0.011, "about 1% bad: " + badShare);
+        }
+    }
+
+    @Test
+    void aTwentyMillisecondServerShowsInTheMedian() {
+        try (RicochetServer server = FaultyServers.start(FaultyServers.delay(20))) {
+            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "1s",
+                    "--connections", "2", "--json");
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.json().get("latency_us").get("p50").asLong() >= 20_000, r.out());
+        }
+    }
+
+    @Test
+    void aStallShowsInCorrectedLatencyButNotInServiceTime() {
+        try (RicochetServer server = FaultyServers.start(FaultyServers.stallThreeHundredMsEverySecond())) {
+            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "3s",
+                    "--connections", "4", "--rate", "2000", "--json");
+            assertEquals(0, r.exit(), r.err());
+            JsonNode s = r.json();
+            long corrected = s.get("latency_us").get("p99").asLong();
+            long service = s.get("service_latency_us").get("p99").asLong();
+            assertTrue(corrected >= 150_000, "corrected p99 shows the 300 ms stall: " + corrected);
+            assertTrue(service < 50_000, "service p99 does not: " + service);
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersGivesErrorsAfterTheTimeout() {
+        try (RicochetServer server = FaultyServers.start(FaultyServers.silent())) {
+            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "1500ms",
+                    "--timeout", "300ms", "--connections", "2", "--json");
+            assertEquals(1, r.exit(), r.err());
+            JsonNode s = r.json();
+            assertEquals(0, s.get("ok").asLong());
+            assertEquals(0, s.get("bad").asLong());
+            assertTrue(s.get("errors").asLong() >= 2, r.out());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--bogus", "--size=0", "--size=5..2", "--rate=fast", "--transport=sctp",
+        "--target=nohostport", "--length-field=3", "--pipeline=0"})
+    void aUsageErrorIsOneLineAndExitTwo(String flag) {
+        Cli.Result r = Cli.run("echo", flag, "--duration", "1s");
+        assertEquals(2, r.exit(), r.err());
+        String[] lines = r.err().strip().split("\n");
+        assertEquals(1, lines.length, r.err());
+        assertTrue(lines[0].startsWith("load-generator: "), lines[0]);
+        assertFalse(lines[0].contains("Exception"), lines[0]);
+    }
+}

@@ -1,0 +1,64 @@
+package io.ricochet.loadgen.cli;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.echo.BodyReverser;
+import io.ricochet.transport.FrameHandler;
+import io.ricochet.transport.RicochetServer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Echo servers that misbehave on purpose, built on the framework, to check the generator's honesty. */
+final class FaultyServers {
+    private FaultyServers() {
+    }
+
+    static RicochetServer start(FrameHandler handler) {
+        return RicochetServer.start(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
+                .transport(TransportKind.NIO).build(), handler, new SimpleMeterRegistry());
+    }
+
+    /** Flips one byte of every 100th reply. */
+    static FrameHandler corruptEveryHundredth() {
+        AtomicLong count = new AtomicLong();
+        return (session, body) -> {
+            BodyReverser.reverseInPlace(body);
+            if (count.incrementAndGet() % 100 == 0) {
+                body.setByte(body.readerIndex(), body.getByte(body.readerIndex()) ^ 0x5A);
+            }
+            session.reply(body);
+        };
+    }
+
+    /** Answers each frame correctly after {@code millis}. */
+    static FrameHandler delay(long millis) {
+        return (session, body) -> {
+            BodyReverser.reverseInPlace(body);
+            session.eventLoop().schedule(() -> session.reply(body), millis, TimeUnit.MILLISECONDS);
+        };
+    }
+
+    /** Holds every reply during the first 300 ms of each second and releases them when the stall ends. */
+    static FrameHandler stallThreeHundredMsEverySecond() {
+        return (session, body) -> {
+            BodyReverser.reverseInPlace(body);
+            long phaseMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) % 1000;
+            if (phaseMillis < 300) {
+                session.eventLoop().schedule(() -> session.reply(body), 300 - phaseMillis, TimeUnit.MILLISECONDS);
+            } else {
+                session.reply(body);
+            }
+        };
+    }
+
+    /** Takes every frame and never answers. */
+    static FrameHandler silent() {
+        return (session, body) -> body.release();
+    }
+
+    static String target(RicochetServer server) {
+        return "127.0.0.1:" + server.tcpAddress().getPort();
+    }
+}
