@@ -1,13 +1,55 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.scenario.CrrLoad;
+import io.ricochet.loadgen.scenario.LoadSpec;
+import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.scenario.LoadRun;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.transport.Protocol;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-@Command(name = "crr", mixinStandardHelpOptions = true, description = "Not yet implemented.")
+@Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
+                + "latency from connect to reply.")
 final class CrrCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+    @Mixin
+    LoadOptions load;
+
+    @Option(names = "--concurrency", defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
     @Override
-    public Integer call() {
-        System.err.println("load-generator: crr is not implemented yet");
-        return ExitCodes.USAGE;
+    public Integer call() throws Exception {
+        if (load.protocol != Protocol.TCP) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
+        }
+        LoadSpec.Builder builder = LoadSpec.builder(null).connections(concurrency).size(load.size.min(), load.size.max())
+                .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
+                .ioThreads(common.ioThreads).transport(common.io);
+        try {
+            builder.target(new java.net.InetSocketAddress(0)).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+        try (RunSupport.Target target = RunSupport.target(common, load.field(),
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), System.err)) {
+            LoadSpec spec = builder.target(target.tcp()).build();
+            Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
+                    Scenarios.config("crr", spec)), CrrLoad::new).run();
+            RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());
+            return RunSupport.exitStatus(summary, common.maxErrorRate);
+        }
     }
 }

@@ -1,13 +1,153 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.StepRow;
+import io.ricochet.loadgen.report.StepsReport;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.scenario.LoadRun;
+import io.ricochet.loadgen.scenario.LoadSpec;
+import io.ricochet.loadgen.scenario.RunOptions;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-@Command(name = "ramp", mixinStandardHelpOptions = true, description = "Not yet implemented.")
+@Command(name = "ramp", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Auto-boost (FPNN's auto-boost, tcpkali's rate search): raise the open-loop rate until the "
+                + "corrected p99 exceeds --slo, errors appear, or the server falls behind; then narrow down. Reports "
+                + "the highest rate that met the SLO (the knee).")
 final class RampCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+    @Mixin
+    LoadOptions load;
+
+    @Option(names = "--connections", defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--pipeline", defaultValue = "16", description = "Most requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    int pipeline;
+
+    @Option(names = "--slo", defaultValue = "10ms", converter = Converters.DurationConverter.class,
+            description = "Highest acceptable corrected p99 (default: ${DEFAULT-VALUE}).")
+    Duration slo;
+
+    @Option(names = "--start-rate", defaultValue = "1000", converter = Converters.RateConverter.class,
+            description = "First rate, requests/s (default: ${DEFAULT-VALUE}).")
+    double startRate;
+
+    @Option(names = "--factor", defaultValue = "2", description = "Rate multiplier while no step failed (default: ${DEFAULT-VALUE}).")
+    double factor;
+
+    @Option(names = "--max-rate", defaultValue = "10000000", converter = Converters.RateConverter.class,
+            description = "Stop raising here (default: ${DEFAULT-VALUE}).")
+    double maxRate;
+
+    @Option(names = "--refine", defaultValue = "3", description = "Bisection steps between the last good and first bad rate (default: ${DEFAULT-VALUE}).")
+    int refine;
+
+    @Option(names = "--warmup-step", defaultValue = "2s", converter = Converters.DurationConverter.class,
+            description = "An uncounted first run at the start rate, so JIT compilation does not fail step 1 (default: ${DEFAULT-VALUE}).")
+    Duration warmupStep;
+
     @Override
-    public Integer call() {
-        System.err.println("load-generator: ramp is not implemented yet");
-        return ExitCodes.USAGE;
+    public Integer call() throws Exception {
+        if (startRate <= 0 || factor <= 1 || refine < 0 || connections < 1) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: start-rate " + startRate
+                    + " (> 0), factor " + factor + " (> 1), refine " + refine + " (>= 0), connections " + connections);
+        }
+        PrintWriter out = commandSpec.commandLine().getOut();
+        List<StepRow> rows = new ArrayList<>();
+        try (RunSupport.Target target = RunSupport.target(common, load.field(),
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), System.err)) {
+            LoadSpec base;
+            try {
+                base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
+                        .pipeline(pipeline).size(load.size.min(), load.size.max()).lengthField(load.field())
+                        .duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                        .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
+                        .ioThreads(common.ioThreads).transport(common.io).rate(startRate).build();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+            }
+            if (!warmupStep.isZero()) {
+                System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate, warmupStep);
+                LoadSpec warm = base.toBuilder().duration(warmupStep).build();
+                new LoadRun(warm, new RunOptions("ramp", null, null, null, Scenarios.config("ramp", warm))).run();
+            }
+            double good = 0;
+            long goodP99 = 0;
+            double bad = 0;
+            double rate = startRate;
+            int step = 0;
+            while (rate <= maxRate) {
+                Summary s = step(base, rate, target);
+                boolean pass = passes(s, rate);
+                rows.add(progress(StepRow.of(++step, load.size.max(), rate, s, pass)));
+                if (!pass) {
+                    bad = rate;
+                    break;
+                }
+                good = rate;
+                goodP99 = s.latencyUs().p99();
+                rate *= factor;
+            }
+            for (int i = 0; i < refine && bad > 0 && good > 0; i++) {
+                double mid = (good + bad) / 2;
+                Summary s = step(base, mid, target);
+                boolean pass = passes(s, mid);
+                rows.add(progress(StepRow.of(++step, load.size.max(), mid, s, pass)));
+                if (pass) {
+                    good = mid;
+                    goodP99 = s.latencyUs().p99();
+                } else {
+                    bad = mid;
+                }
+            }
+            String verdict = good == 0 ? "no rate met the SLO of " + slo.toMillis() + " ms"
+                    : bad == 0 ? "every rate up to --max-rate met the SLO" : "knee found";
+            StepsReport report = new StepsReport("ramp", target.address(load.protocol).getHostString() + ":"
+                    + target.address(load.protocol).getPort(), load.protocol.tag(), "corrected", rows,
+                    good == 0 ? null : good, good == 0 ? null : goodP99, verdict);
+            if (common.report != null) {
+                Files.createDirectories(common.report);
+                ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
+            }
+            if (common.json) {
+                RunSupport.print(report, true, out);
+            } else {
+                SweepCommand.printTable(report, out);
+            }
+            return good > 0 ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+    }
+
+    /** Met the SLO: no bad replies or errors, corrected p99 within it, and the server kept up with the rate. */
+    private boolean passes(Summary s, double rate) {
+        return s.bad() == 0 && s.errors() == 0 && s.latencyUs().p99() <= slo.toNanos() / 1000
+                && s.qps() >= 0.9 * rate;
+    }
+
+    private Summary step(LoadSpec base, double rate, RunSupport.Target target) throws InterruptedException {
+        LoadSpec spec = base.toBuilder().rate(rate).build();
+        return new LoadRun(spec, new RunOptions("ramp", target.scrape(), null, null, Scenarios.config("ramp", spec))).run();
+    }
+
+    private static StepRow progress(StepRow row) {
+        System.err.printf(Locale.ROOT, "[step %d] rate %.0f/s: %.0f QPS, p99 %d us, errors %d, bad %d -> %s%n",
+                row.step(), row.targetRate(), row.qps(), row.p99Us(), row.errors(), row.bad(),
+                row.passed() ? "met the SLO" : "missed");
+        return row;
     }
 }

@@ -1,13 +1,148 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.StepRow;
+import io.ricochet.loadgen.report.StepsReport;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.scenario.LoadRun;
+import io.ricochet.loadgen.scenario.LoadSpec;
+import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.transport.Protocol;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-@Command(name = "sweep", mixinStandardHelpOptions = true, description = "Not yet implemented.")
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "libonev's sweep: a payload-size sweep (128 B steps to 1 KB, 1 KB steps to 4 KB, then doubling "
+                + "to 16 MB, 4-byte length field) and/or a count sweep at one size; a table of QPS and MB/s per step.")
 final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--requests-per-step", defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
+    long requestsPerStep;
+
+    @Option(names = "--max-size", defaultValue = "16777216", description = "Largest body of the size sweep (default: ${DEFAULT-VALUE}).")
+    int maxSize;
+
+    @Option(names = "--counts", converter = Converters.SizeConverter.class,
+            description = "Also (or only, with --no-sizes) a count sweep: MIN..MAX requests in steps of MIN, at --count-size.")
+    Converters.SizeRange counts;
+
+    @Option(names = "--count-size", defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
+    int countSize;
+
+    @Option(names = "--no-sizes", description = "Skip the size sweep.")
+    boolean noSizes;
+
+    @Option(names = "--connections", defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--pipeline", defaultValue = "1", description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    int pipeline;
+
+    @Option(names = "--timeout", defaultValue = "30s", converter = Converters.DurationConverter.class,
+            description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    /** 128..1024 by 128, 2048..4096 by 1024, then doubling to {@code max}. */
+    static List<Integer> sizes(int max) {
+        List<Integer> sizes = new ArrayList<>();
+        for (int s = 128; s <= 1024 && s <= max; s += 128) {
+            sizes.add(s);
+        }
+        for (int s = 2048; s <= 4096 && s <= max; s += 1024) {
+            sizes.add(s);
+        }
+        for (long s = 8192; s <= max; s *= 2) {
+            sizes.add((int) s);
+        }
+        return sizes;
+    }
+
     @Override
-    public Integer call() {
-        System.err.println("load-generator: sweep is not implemented yet");
-        return ExitCodes.USAGE;
+    public Integer call() throws Exception {
+        if (maxSize < 1 || maxSize > LengthField.FOUR.largestMaxFrame() || requestsPerStep < 1 || connections < 1) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: max-size " + maxSize
+                    + ", requests-per-step " + requestsPerStep + ", connections " + connections);
+        }
+        PrintWriter out = commandSpec.commandLine().getOut();
+        List<StepRow> rows = new ArrayList<>();
+        boolean clean = true;
+        try (RunSupport.Target target = RunSupport.target(common, LengthField.FOUR, Math.max(maxSize, countSize),
+                Duration.ofSeconds(30), System.err)) {
+            LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
+                    .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
+                    .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
+                    .size(1, 1).build();
+            int step = 0;
+            if (!noSizes) {
+                for (int size : sizes(maxSize)) {
+                    Summary s = step(base.toBuilder().size(size, size).maxRequests(requestsPerStep).build(), target);
+                    clean &= s.bad() == 0 && s.errors() == 0;
+                    rows.add(progress(StepRow.of(++step, size, 0, s, s.bad() == 0 && s.errors() == 0)));
+                }
+            }
+            if (counts != null) {
+                for (long n = counts.min(); n <= counts.max(); n += counts.min()) {
+                    Summary s = step(base.toBuilder().size(countSize, countSize).maxRequests(n).build(), target);
+                    clean &= s.bad() == 0 && s.errors() == 0;
+                    rows.add(progress(StepRow.of(++step, countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
+                }
+            }
+            StepsReport report = new StepsReport("sweep", target.tcp().getHostString() + ":" + target.tcp().getPort(),
+                    "tcp", "closed_loop", rows, null, null, clean ? "all steps verified" : "bad replies or errors");
+            if (common.report != null) {
+                Files.createDirectories(common.report);
+                ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
+            }
+            if (common.json) {
+                RunSupport.print(report, true, out);
+            } else {
+                printTable(report, out);
+            }
+        }
+        return clean ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private Summary step(LoadSpec spec, RunSupport.Target target) throws InterruptedException {
+        return new LoadRun(spec, new RunOptions("sweep", target.scrape(), null, null, Scenarios.config("sweep", spec))).run();
+    }
+
+    private static StepRow progress(StepRow row) {
+        System.err.printf(Locale.ROOT, "[step %d] size %d: %d requests, %.0f QPS, %.2f MB/s%n", row.step(), row.size(),
+                row.requests(), row.qps(), row.mbPerS());
+        return row;
+    }
+
+    static void printTable(StepsReport report, PrintWriter out) {
+        out.println(report.command() + " " + report.transport() + " -> " + report.target() + ", latency "
+                + report.latencyKind().replace('_', ' '));
+        out.printf(Locale.ROOT, "%5s %10s %10s %12s %10s %8s %8s %10s %12s %10s %10s %10s %6s%n", "step", "size",
+                "rate", "requests", "ok", "bad", "errors", "time(s)", "QPS", "MB/s", "p50(us)", "p99(us)", "pass");
+        for (StepRow r : report.steps()) {
+            out.printf(Locale.ROOT, "%5d %10d %10s %12d %10d %8d %8d %10.3f %12.1f %10.3f %10d %10d %6s%n", r.step(),
+                    r.size(), r.targetRate() > 0 ? String.format(Locale.ROOT, "%.0f", r.targetRate()) : "-",
+                    r.requests(), r.ok(), r.bad(), r.errors(), r.durationS(), r.qps(), r.mbPerS(), r.p50Us(), r.p99Us(),
+                    r.passed() ? "yes" : "no");
+        }
+        if (report.kneeRate() != null) {
+            out.printf(Locale.ROOT, "knee: %.0f requests/s (p99 %d us)%n", report.kneeRate(), report.kneeP99Us());
+        }
+        out.println(report.verdict());
+        out.flush();
     }
 }

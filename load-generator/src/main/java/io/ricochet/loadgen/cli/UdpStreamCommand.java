@@ -1,13 +1,150 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.ServerSummary;
+import io.ricochet.loadgen.report.UdpStreamSummary;
+import io.ricochet.loadgen.scenario.UdpStream;
+import io.ricochet.loadgen.scrape.MetricsScraper;
+import io.ricochet.loadgen.scrape.ServerSample;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-@Command(name = "udp-stream", mixinStandardHelpOptions = true, description = "Not yet implemented.")
+@Command(name = "udp-stream", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "UDP packet rate and bandwidth (UCloud's test, netperf UDP_STREAM with replies): blast datagrams "
+                + "of --size (1 for pps, 1400 for bandwidth) for --duration; report sent and received pps, bytes/s, loss.")
 final class UdpStreamCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--size", defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--sockets", defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
+    int sockets;
+
+    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
+            description = "Total datagrams/s; 0 = as fast as the sockets take them (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
+    int lengthField;
+
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+            description = "How long to send (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--linger", defaultValue = "500ms", converter = Converters.DurationConverter.class,
+            description = "How long to wait for replies after sending stops (default: ${DEFAULT-VALUE}).")
+    Duration linger;
+
     @Override
-    public Integer call() {
-        System.err.println("load-generator: udp-stream is not implemented yet");
-        return ExitCodes.USAGE;
+    public Integer call() throws Exception {
+        LengthField field;
+        try {
+            field = LengthField.ofWidth(lengthField);
+            io.ricochet.internal.Checks.inRange("size", size, 1, field.largestUdpBody());
+            io.ricochet.internal.Checks.positive("sockets", sockets);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+        PrintWriter out = commandSpec.commandLine().getOut();
+        try (RunSupport.Target target = RunSupport.target(common, field, Math.max(field.defaultMaxFrame(), size),
+                Duration.ofSeconds(30), System.err)) {
+            MetricsScraper scraper = target.scrape() == null ? null : new MetricsScraper(target.scrape());
+            ServerSample before = sample(scraper);
+            double cpuMax = Double.NaN;
+            double rssMax = Double.NaN;
+            try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,
+                    common.io, common.ioThreads)) {
+                stream.start();
+                long start = System.nanoTime();
+                long end = start + duration.toNanos();
+                long lastSent = 0;
+                long lastReceived = 0;
+                while (System.nanoTime() < end) {
+                    Thread.sleep(Math.max(1, Math.min(common.interval.toMillis(), (end - System.nanoTime()) / 1_000_000)));
+                    long s = stream.sent.sum();
+                    long r = stream.received.sum();
+                    ServerSample now = sample(scraper);
+                    cpuMax = max(cpuMax, now.cpu());
+                    rssMax = max(rssMax, now.rssBytes());
+                    System.err.printf(Locale.ROOT, "[%6.1fs/%.1fs] sent %,d pps  received %,d pps  bad %d%n",
+                            (System.nanoTime() - start) / 1e9, duration.toNanos() / 1e9,
+                            (long) ((s - lastSent) / (common.interval.toNanos() / 1e9)),
+                            (long) ((r - lastReceived) / (common.interval.toNanos() / 1e9)), stream.bad.sum());
+                    lastSent = s;
+                    lastReceived = r;
+                }
+                stream.stopSending();
+                double seconds = (System.nanoTime() - start) / 1e9;
+                Thread.sleep(linger.toMillis());
+                ServerSample after = sample(scraper);
+                long sent = stream.sent.sum();
+                long received = stream.received.sum();
+                ServerSummary server = scraper == null ? null : new ServerSummary(scraper.uri().toString(),
+                        max(cpuMax, after.cpu()), max(rssMax, after.rssBytes()), after.activeConnections(),
+                        after.framesSent() - before.framesSent());
+                UdpStreamSummary summary = new UdpStreamSummary("udp-stream", target.udp().getHostString() + ":"
+                        + target.udp().getPort(), stream.io().kind().label(), sockets, size, round(seconds), sent,
+                        received, stream.bad.sum(), round(sent / seconds), round(received / seconds),
+                        round(received * (double) size / seconds), sent == 0 ? 0 : round(1 - (double) received / sent),
+                        server);
+                if (common.report != null) {
+                    Files.createDirectories(common.report);
+                    ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
+                }
+                if (common.json) {
+                    RunSupport.print(summary, true, out);
+                } else {
+                    out.printf(Locale.ROOT, "udp-stream -> %s (%s), %d socket(s), %d-byte bodies%n", summary.target(),
+                            summary.io(), sockets, size);
+                    out.printf(Locale.ROOT, "%12s %12s %8s %9s %12s %12s %14s %8s %8s %10s%n", "sent", "received", "bad",
+                            "time(s)", "sent_pps", "recv_pps", "recv_bytes/s", "loss", "srv_cpu", "srv_rss_MB");
+                    out.printf(Locale.ROOT, "%12d %12d %8d %9.2f %12.0f %12.0f %14.0f %7.2f%% %8s %10s%n", sent, received,
+                            summary.bad(), seconds, summary.sentPps(), summary.receivedPps(), summary.receivedBytesPerS(),
+                            summary.loss() * 100, server == null || Double.isNaN(server.cpuMax()) ? "-"
+                                    : String.format(Locale.ROOT, "%.1f%%", server.cpuMax() * 100),
+                            server == null || Double.isNaN(server.rssMaxBytes()) ? "-"
+                                    : String.format(Locale.ROOT, "%.1f", server.rssMaxBytes() / 1048576));
+                    if (server != null) {
+                        out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client received %d%n",
+                                server.framesSent(), received);
+                    }
+                    out.flush();
+                }
+                return summary.bad() > 0 || received == 0 ? ExitCodes.FAILED : ExitCodes.OK;
+            }
+        }
+    }
+
+    private static ServerSample sample(MetricsScraper scraper) {
+        if (scraper == null) {
+            return ServerSample.NONE;
+        }
+        try {
+            return scraper.sample();
+        } catch (Exception e) {
+            return ServerSample.NONE;
+        }
+    }
+
+    private static double max(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
     }
 }

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the source addresses), keeps them loaded until told to stop, and replaces connections the server
  * drops. All I/O runs on the generator's own event loops, one {@link LoopDriver} each.
  */
-public final class EchoLoad implements AutoCloseable {
+public final class EchoLoad implements Load {
     private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final LoadSpec spec;
@@ -71,6 +71,7 @@ public final class EchoLoad implements AutoCloseable {
         return spec;
     }
 
+    @Override
     public RunStats stats() {
         return stats;
     }
@@ -79,6 +80,7 @@ public final class EchoLoad implements AutoCloseable {
         return payload;
     }
 
+    @Override
     public IoTransport io() {
         return io;
     }
@@ -99,6 +101,7 @@ public final class EchoLoad implements AutoCloseable {
     }
 
     /** Starts the drivers and the paced connect loop. */
+    @Override
     public void start() {
         long tick = tickNanos();
         for (LoopDriver d : drivers) {
@@ -110,7 +113,8 @@ public final class EchoLoad implements AutoCloseable {
     }
 
     /** Open loop: a quarter of one connection's interval, 100 µs..100 ms. Closed loop: timeout/10, 10 ms..1 s. */
-    long tickNanos() {
+    @Override
+    public long tickNanos() {
         if (spec.openLoop()) {
             long interval = (long) (1e9 / spec.rateOfOneConnection());
             return Math.max(100_000L, Math.min(100_000_000L, interval / 4));
@@ -193,6 +197,7 @@ public final class EchoLoad implements AutoCloseable {
     }
 
     /** The first connect or I/O failure seen, for the report. */
+    @Override
     public Throwable firstFailure() {
         return firstFailure.get();
     }
@@ -203,11 +208,13 @@ public final class EchoLoad implements AutoCloseable {
     }
 
     /** Whether {@code maxRequests} are all started (never true without a limit). */
+    @Override
     public boolean requestLimitReached() {
         return spec.maxRequests() > 0 && started.get() >= spec.maxRequests();
     }
 
     /** Stops starting requests. */
+    @Override
     public void stopSending() {
         sending = false;
     }
@@ -222,6 +229,7 @@ public final class EchoLoad implements AutoCloseable {
     }
 
     /** Waits up to {@code timeout} for outstanding replies, then fails what is left. */
+    @Override
     public void drain(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (inFlight() > 0 && System.nanoTime() < deadline) {

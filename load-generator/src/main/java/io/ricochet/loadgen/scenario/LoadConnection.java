@@ -31,6 +31,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private long nextIntended;
     private boolean wrote;
     private boolean failed;
+    private final boolean timeBounds;
 
     LoadConnection(EchoLoad load, LoopDriver driver, long id) {
         this.load = load;
@@ -47,6 +48,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         this.mask = capacity - 1;
         this.intervalNanos = spec.openLoop() ? (long) (1e9 / spec.rateOfOneConnection()) : 0;
         this.timeoutNanos = spec.timeout().toNanos();
+        this.timeBounds = spec.maxRequests() > 0;
     }
 
     @Override
@@ -97,6 +99,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         sentAt[slot] = now;
         inFlight++;
         stats.sent.increment();
+        if (timeBounds && stats.firstSendNanos.get() == 0) {
+            stats.firstSendNanos.compareAndSet(0, now);
+        }
         write(buf);
         wrote = true;
     }
@@ -121,6 +126,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
                 stats.okBytes.add(size);
                 stats.recordReply(driver.index(), intended[slot], sentAt[slot], now);
                 inFlight--;
+                if (timeBounds) {
+                    stats.lastReplyNanos.lazySet(now);
+                }
             } else if (!isLateReply(body)) {
                 stats.bad.increment();
                 inFlight--;

@@ -22,6 +22,7 @@ import org.HdrHistogram.Histogram;
 public final class LoadRun {
     private final LoadSpec spec;
     private final RunOptions options;
+    private final java.util.function.Function<LoadSpec, Load> factory;
     private final MetricsScraper scraper;
     private double cpuMax = Double.NaN;
     private double rssMax = Double.NaN;
@@ -29,6 +30,11 @@ public final class LoadRun {
     private ServerSample last = ServerSample.NONE;
 
     public LoadRun(LoadSpec spec, RunOptions options) {
+        this(spec, options, EchoLoad::new);
+    }
+
+    public LoadRun(LoadSpec spec, RunOptions options, java.util.function.Function<LoadSpec, Load> factory) {
+        this.factory = factory;
         this.spec = spec;
         this.options = options;
         this.scraper = options.scrape() == null ? null : new MetricsScraper(options.scrape());
@@ -38,7 +44,7 @@ public final class LoadRun {
         Histogram corrected = RunStats.newHistogram();
         Histogram service = RunStats.newHistogram();
         Histogram connect = RunStats.newHistogram();
-        try (EchoLoad load = new EchoLoad(spec)) {
+        try (Load load = factory.apply(spec)) {
             RunStats stats = load.stats();
             Map<String, Object> config = new LinkedHashMap<>(options.config());
             config.put("latency_kind", latencyKind());
@@ -72,7 +78,8 @@ public final class LoadRun {
                     next += spec.interval().toNanos();
                     long wake = Math.min(next, end);
                     while (System.nanoTime() < wake && !finishedByLimit(load, stats, base)) {
-                        Thread.sleep(Math.max(1, Math.min(50, (wake - System.nanoTime()) / 1_000_000)));
+                        long pollMillis = spec.maxRequests() > 0 ? 1 : 50;
+                        Thread.sleep(Math.max(1, Math.min(pollMillis, (wake - System.nanoTime()) / 1_000_000)));
                     }
                     done = System.nanoTime() >= end || finishedByLimit(load, stats, base);
                     if (done) {
@@ -101,6 +108,10 @@ public final class LoadRun {
                     progress("run", elapsed, stats, row);
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
+                if (spec.maxRequests() > 0 && stats.lastReplyNanos.get() > stats.firstSendNanos.get()
+                        && stats.firstSendNanos.get() > 0) {
+                    seconds = (stats.lastReplyNanos.get() - stats.firstSendNanos.get()) / 1e9;
+                }
                 RunStats.Counts total = stats.counts().minus(base);
                 Summary summary = summary(load, total, seconds, corrected, service, connect, serverBase);
                 if (report != null) {
@@ -111,7 +122,7 @@ public final class LoadRun {
         }
     }
 
-    private boolean finishedByLimit(EchoLoad load, RunStats stats, RunStats.Counts base) {
+    private boolean finishedByLimit(Load load, RunStats stats, RunStats.Counts base) {
         return load.requestLimitReached() && stats.counts().minus(base).completed() >= spec.maxRequests();
     }
 
@@ -157,7 +168,7 @@ public final class LoadRun {
                 row.errors(), row.bad());
     }
 
-    private Summary summary(EchoLoad load, RunStats.Counts total, double seconds, Histogram corrected,
+    private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,
             Histogram service, Histogram connect, ServerSample serverBase) {
         ServerSummary server = null;
         if (scraper != null) {

@@ -27,6 +27,9 @@ public final class RunStats {
     public final LongAdder connectFailures = new LongAdder();
     public final LongAdder connectsEstablished = new LongAdder();
     public final AtomicInteger openConnections = new AtomicInteger();
+    /** Runs bounded by a request count are timed from the first send to the last reply. */
+    public final java.util.concurrent.atomic.AtomicLong firstSendNanos = new java.util.concurrent.atomic.AtomicLong();
+    public final java.util.concurrent.atomic.AtomicLong lastReplyNanos = new java.util.concurrent.atomic.AtomicLong();
 
     public RunStats(int loops) {
         corrected = new Recorder[loops];

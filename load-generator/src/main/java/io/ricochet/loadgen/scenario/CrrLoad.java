@@ -1,0 +1,241 @@
+package io.ricochet.loadgen.scenario;
+
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.ricochet.codec.FrameDecoder;
+import io.ricochet.codec.FrameHeader;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.IoTransport;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * netperf TCP_CRR: each of {@code connections} workers loops connect, one request, verified reply,
+ * close. A transaction's latency runs from the connect call to the verified reply; its timeout covers
+ * the whole transaction.
+ */
+public final class CrrLoad implements Load {
+    private final LoadSpec spec;
+    private final IoTransport io;
+    private final MultiThreadIoEventLoopGroup group;
+    private final List<EventLoop> loops = new ArrayList<>();
+    private final RunStats stats;
+    private final Payload payload;
+    private final TransportMeters detachedMeters;
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    private volatile boolean sending = true;
+
+    public CrrLoad(LoadSpec spec) {
+        this.spec = spec;
+        this.io = IoTransport.resolve(spec.transport());
+        int threads = spec.ioThreads() == 0 ? Runtime.getRuntime().availableProcessors() : spec.ioThreads();
+        this.group = io.newEventLoopGroup(threads, "loadgen-crr");
+        for (EventExecutor e : group) {
+            loops.add((EventLoop) e);
+        }
+        this.stats = new RunStats(loops.size());
+        this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
+        this.detachedMeters = TransportMeters.register(new CompositeMeterRegistry(), "client", () -> 0);
+    }
+
+    @Override
+    public void start() {
+        for (int w = 0; w < spec.connections(); w++) {
+            int loop = w % loops.size();
+            new Worker(w, loop).next();
+        }
+    }
+
+    /** One worker's transactions, each on a fresh connection. */
+    private final class Worker {
+        private final long id;
+        private final int loop;
+        private final Bootstrap bootstrap;
+        private long seq;
+
+        Worker(long id, int loop) {
+            this.id = id;
+            this.loop = loop;
+            this.bootstrap = new Bootstrap().group(loops.get(loop)).channel(io.socketChannel())
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()));
+            if (!spec.sourceAddresses().isEmpty()) {
+                bootstrap.localAddress(new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0));
+            }
+        }
+
+        void next() {
+            if (!sending || (spec.maxRequests() > 0 && stats.sent.sum() >= spec.maxRequests())) {
+                return;
+            }
+            long begin = System.nanoTime();
+            long s = seq++;
+            active.incrementAndGet();
+            stats.sent.increment();
+            Transaction tx = new Transaction(this, s, begin);
+            bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(new FrameDecoder(spec.lengthField(), spec.lengthField().largestMaxFrame(),
+                            new ConnectionStats(detachedMeters)), tx);
+                }
+            }).connect(spec.target()).addListener(f -> {
+                if (!f.isSuccess()) {
+                    stats.connectFailures.increment();
+                    tx.finish(false, false);
+                    firstFailure.compareAndSet(null, f.cause());
+                } else {
+                    stats.connectsEstablished.increment();
+                    stats.recordConnectTime(System.nanoTime() - begin);
+                }
+            });
+        }
+    }
+
+    /** One connection's single request. */
+    private final class Transaction extends ChannelInboundHandlerAdapter {
+        private final Worker worker;
+        private final long seq;
+        private final long begin;
+        private boolean done;
+        private ScheduledFuture<?> timeout;
+
+        Transaction(Worker worker, long seq, long begin) {
+            this.worker = worker;
+            this.seq = seq;
+            this.begin = begin;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            int width = spec.lengthField().width();
+            int size = payload.size(worker.id, seq);
+            ByteBuf buf = ctx.alloc().ioBuffer(width + size);
+            FrameHeader.setLength(buf, 0, width, size);
+            buf.writerIndex(width);
+            Payload.write(buf, payload.base(worker.id, seq), size);
+            ctx.writeAndFlush(buf, ctx.voidPromise());
+            long left = spec.timeout().toNanos() - (System.nanoTime() - begin);
+            timeout = ctx.executor().schedule(() -> {
+                finish(false, true);
+                ctx.close();
+            }, Math.max(0, left), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf body = (ByteBuf) msg;
+            try {
+                if (done) {
+                    return;
+                }
+                long now = System.nanoTime();
+                if (Payload.verifyReversed(body, payload.base(worker.id, seq), payload.size(worker.id, seq))) {
+                    stats.ok.increment();
+                    stats.okBytes.add(body.readableBytes());
+                    stats.recordReply(worker.loop, begin, begin, now);
+                    finish(true, false);
+                } else {
+                    stats.bad.increment();
+                    finish(true, false);
+                }
+            } finally {
+                body.release();
+            }
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            finish(false, true);
+            worker.next();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            firstFailure.compareAndSet(null, cause);
+            ctx.close();
+        }
+
+        /** Ends the transaction once; an unanswered one is an error. Restarts the worker after a failed connect. */
+        void finish(boolean answered, boolean countError) {
+            if (done) {
+                return;
+            }
+            done = true;
+            if (timeout != null) {
+                timeout.cancel(false);
+            }
+            if (!answered) {
+                stats.errors.increment();
+            }
+            active.decrementAndGet();
+            if (!countError && !answered) {
+                // The connect failed, so no channelInactive will start the next one; pause briefly.
+                loops.get(worker.loop).schedule(worker::next, 10, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    @Override
+    public RunStats stats() {
+        return stats;
+    }
+
+    @Override
+    public IoTransport io() {
+        return io;
+    }
+
+    @Override
+    public long tickNanos() {
+        return 0;
+    }
+
+    @Override
+    public boolean requestLimitReached() {
+        return spec.maxRequests() > 0 && stats.sent.sum() >= spec.maxRequests();
+    }
+
+    @Override
+    public void stopSending() {
+        sending = false;
+    }
+
+    @Override
+    public void drain(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (active.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+    }
+
+    @Override
+    public Throwable firstFailure() {
+        return firstFailure.get();
+    }
+
+    @Override
+    public void close() {
+        sending = false;
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}
