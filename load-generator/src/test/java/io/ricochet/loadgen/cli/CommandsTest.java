@@ -1,0 +1,95 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each command runs briefly against the embedded server and its summary adds up. */
+@Timeout(120)
+class CommandsTest {
+
+    private static void assertAddsUp(JsonNode s) {
+        assertEquals(s.get("requests").asLong(), s.get("ok").asLong() + s.get("bad").asLong() + s.get("errors").asLong());
+        assertTrue(s.get("ok").asLong() > 0, s.toString());
+        assertEquals(0, s.get("bad").asLong());
+    }
+
+    @Test
+    void rrKeepsOneRequestInFlightOnOneConnection() {
+        Cli.Result r = Cli.run("rr", "--duration", "1s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertAddsUp(s);
+        assertEquals(1, s.get("connections").asInt());
+        assertEquals((double) s.get("ok").asLong(), s.get("server").get("frames_sent").asDouble());
+    }
+
+    @Test
+    void crrOpensOneConnectionPerTransaction() {
+        Cli.Result r = Cli.run("crr", "--duration", "1s", "--concurrency", "2", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertAddsUp(s);
+        assertTrue(s.get("connect_time_us").get("count").asLong() >= s.get("ok").asLong(), "a connect per transaction");
+    }
+
+    @Test
+    void massiveHoldsConnectionsAndReportsConnectTimes() {
+        Cli.Result r = Cli.run("massive", "--connections", "500", "--connect-rate", "1000", "--per-connection-rate",
+                "2/s", "--duration", "2s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertAddsUp(s);
+        assertEquals(500, s.get("connect_time_us").get("count").asLong(), "every connection established");
+        assertEquals(0, s.get("connect_failures").asLong());
+        assertEquals("corrected", s.get("latency_kind").asText());
+    }
+
+    @Test
+    void udpStreamCountsVerifiedReplies() {
+        Cli.Result r = Cli.run("udp-stream", "--duration", "1s", "--size", "100", "--rate", "5000", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(0, s.get("bad").asLong());
+        assertTrue(s.get("received").asLong() > 0);
+        assertTrue(s.get("received").asLong() <= s.get("sent").asLong());
+        assertEquals(s.get("received").asDouble(), s.get("server").get("frames_sent").asDouble(), s.toString());
+    }
+
+    @Test
+    void sweepVerifiesEveryStep(@TempDir Path dir) throws Exception {
+        Cli.Result r = Cli.run("sweep", "--max-size", "65536", "--requests-per-step", "50", "--counts", "100..200",
+                "--json", "--report", dir.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode steps = r.json().get("steps");
+        assertEquals(15 + 2, steps.size(), "128..1024 by 128, 2..4 KiB, 8..64 KiB, then two count steps");
+        assertEquals(65536, steps.get(14).get("size").asInt());
+        for (JsonNode step : steps) {
+            assertEquals(step.get("requests").asLong(), step.get("ok").asLong(), step.toString());
+        }
+        assertEquals(200, steps.get(16).get("requests").asLong());
+        assertEquals(r.json(), Cli.JSON.readTree(dir.resolve("summary.json").toFile()));
+    }
+
+    @Test
+    void rampFindsAKnee() {
+        Cli.Result r = Cli.run("ramp", "--duration", "500ms", "--warmup-step", "500ms", "--start-rate", "500",
+                "--max-rate", "2000", "--slo", "1s", "--refine", "0", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertTrue(s.get("knee_rate").asDouble() >= 500, s.toString());
+        assertTrue(s.get("steps").size() >= 1);
+    }
+
+    @Test
+    void sweepSizesFollowLibonev() {
+        assertEquals(java.util.List.of(128, 256, 384, 512, 640, 768, 896, 1024, 2048, 3072, 4096, 8192, 16384),
+                SweepCommand.sizes(16384));
+        assertEquals(16 * 1024 * 1024, SweepCommand.sizes(16 * 1024 * 1024).get(SweepCommand.sizes(16 * 1024 * 1024).size() - 1));
+    }
+}
