@@ -103,23 +103,19 @@ public final class EchoLoad implements Load {
     /** Starts the drivers and the paced connect loop. */
     @Override
     public void start() {
-        long tick = tickNanos();
+        long timeoutSweep = Math.max(10_000_000L, Math.min(1_000_000_000L, spec.timeout().toNanos() / 10));
         for (LoopDriver d : drivers) {
-            d.start(tick);
+            d.start(spec.openLoop(), timeoutSweep);
         }
         connectStartNanos = System.nanoTime();
         EventLoop first = drivers.get(0).loop();
         connector = first.scheduleAtFixedRate(this::connectDue, 0, CONNECT_PACE_NANOS, TimeUnit.NANOSECONDS);
     }
 
-    /** Open loop: a quarter of one connection's interval, 100 µs..100 ms. Closed loop: timeout/10, 10 ms..1 s. */
+    /** Open loop: a request leaves within one send tick of its intended time. Closed loop: no send tick. */
     @Override
     public long tickNanos() {
-        if (spec.openLoop()) {
-            long interval = (long) (1e9 / spec.rateOfOneConnection());
-            return Math.max(100_000L, Math.min(100_000_000L, interval / 4));
-        }
-        return Math.max(10_000_000L, Math.min(1_000_000_000L, spec.timeout().toNanos() / 10));
+        return spec.openLoop() ? LoopDriver.SEND_TICK_NANOS : 0;
     }
 
     private void connectDue() {

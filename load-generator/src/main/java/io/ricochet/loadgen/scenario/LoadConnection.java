@@ -31,6 +31,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private long nextIntended;
     private boolean wrote;
     private boolean failed;
+    private boolean queued;
     private final boolean timeBounds;
 
     LoadConnection(EchoLoad load, LoopDriver driver, long id) {
@@ -84,7 +85,22 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
                 send(nextIntended, now);
                 nextIntended += intervalNanos;
             }
+            // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap.
+            if (!queued && inFlight < depth && load.sending()) {
+                queued = true;
+                driver.schedule(this);
+            }
         }
+    }
+
+    /** Called by the driver when this connection's intended time has come. */
+    final void fillAndReschedule(long now) {
+        queued = false;
+        fill(now);
+    }
+
+    final long nextIntended() {
+        return nextIntended;
     }
 
     private void send(long intendedNanos, long now) {
@@ -164,16 +180,14 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Called by the driver every tick: open-loop sends and the timeout check. */
-    final void tick(long now) {
+    /** Called by the driver's timeout sweep. */
+    final void checkTimeout(long now) {
         if (inFlight > 0) {
             long oldest = nextSeq - inFlight;
             if (now - sentAt[(int) (oldest & mask)] > timeoutNanos) {
                 timedOut(oldest);
-                return;
             }
         }
-        fill(now);
     }
 
     /** TCP: fail every outstanding request and drop the connection, so no late reply can be taken as ok. */

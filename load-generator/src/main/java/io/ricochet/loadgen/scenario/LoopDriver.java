@@ -3,26 +3,40 @@ package io.ricochet.loadgen.scenario;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One event loop's share of a load: its connections and one fixed-rate tick that sends open-loop
- * requests that are due, checks timeouts, and flushes once per tick for all its connections.
+ * One event loop's share of a load. Open loop: connections wait in a heap ordered by their next
+ * intended send time, and a fine tick (100 µs) sends whatever is due, so a request leaves within one
+ * tick of its intended time however many connections the loop holds; only the top of the heap is looked
+ * at when nothing is due. A slower sweep checks timeouts. Writes are flushed once per tick.
  */
-final class LoopDriver implements Runnable {
+final class LoopDriver {
+    static final long SEND_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
     private final EventLoop loop;
     private final int index;
     private final List<LoadConnection> connections = new ArrayList<>();
-    private Future<?> ticker;
+    private final PriorityQueue<LoadConnection> due =
+            new PriorityQueue<>(Comparator.comparingLong(LoadConnection::nextIntended));
+    private final List<LoadConnection> written = new ArrayList<>();
+    private Future<?> sendTicker;
+    private Future<?> timeoutTicker;
 
     LoopDriver(EventLoop loop, int index) {
         this.loop = loop;
         this.index = index;
     }
 
-    void start(long tickNanos) {
-        ticker = loop.scheduleAtFixedRate(this, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
+    void start(boolean openLoop, long timeoutSweepNanos) {
+        if (openLoop) {
+            sendTicker = loop.scheduleAtFixedRate(this::sendDue, SEND_TICK_NANOS, SEND_TICK_NANOS, TimeUnit.NANOSECONDS);
+        }
+        timeoutTicker = loop.scheduleAtFixedRate(this::sweepTimeouts, timeoutSweepNanos, timeoutSweepNanos,
+                TimeUnit.NANOSECONDS);
     }
 
     int index() {
@@ -39,16 +53,35 @@ final class LoopDriver implements Runnable {
 
     void remove(LoadConnection c) {
         connections.remove(c);
+        due.remove(c);
     }
 
-    @Override
-    public void run() {
+    /** Queues {@code c} for its next intended send. */
+    void schedule(LoadConnection c) {
+        due.add(c);
+    }
+
+    private void sendDue() {
         long now = System.nanoTime();
-        // Iterate a snapshot by index: a timeout closes a connection, which removes it from the list.
+        LoadConnection c;
+        while ((c = due.peek()) != null && c.nextIntended() <= now) {
+            due.poll();
+            c.fillAndReschedule(now);
+            written.add(c);
+        }
+        for (int i = 0; i < written.size(); i++) {
+            written.get(i).flushIfWritten();
+        }
+        written.clear();
+    }
+
+    private void sweepTimeouts() {
+        long now = System.nanoTime();
+        // By index from the end: a timeout closes a connection, which removes it from the list.
         for (int i = connections.size() - 1; i >= 0; i--) {
             if (i < connections.size()) {
                 LoadConnection c = connections.get(i);
-                c.tick(now);
+                c.checkTimeout(now);
                 c.flushIfWritten();
             }
         }
@@ -62,11 +95,15 @@ final class LoopDriver implements Runnable {
         return n;
     }
 
-    /** Fails what is still outstanding (the run is over) and stops the tick. */
+    /** Fails what is still outstanding (the run is over) and stops the ticks. */
     void finish() {
-        if (ticker != null) {
-            ticker.cancel(false);
+        if (sendTicker != null) {
+            sendTicker.cancel(false);
         }
+        if (timeoutTicker != null) {
+            timeoutTicker.cancel(false);
+        }
+        due.clear();
         for (LoadConnection c : connections) {
             c.failOutstanding();
         }

@@ -1,6 +1,8 @@
 package io.ricochet.loadgen.scenario;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Request bodies derived from (seed, connection, sequence), so a reply is verified by regenerating the
@@ -38,8 +40,30 @@ public final class Payload {
         return minSize + (int) Math.floorMod(mix(base(connection, sequence) + 0x5bd1e995L), span);
     }
 
-    /** Appends the body of length {@code size} derived from {@code base}. */
+    /**
+     * Appends the body of length {@code size} derived from {@code base}. Goes through one NIO view of
+     * the buffer rather than a ByteBuf call per word: fewer bounds checks, and one leak-detector record
+     * per request instead of one per eight bytes.
+     */
     public static void write(ByteBuf out, long base, int size) {
+        out.ensureWritable(size);
+        if (out.nioBufferCount() == 1) {
+            int start = out.writerIndex();
+            ByteBuffer view = out.internalNioBuffer(start, size).slice().order(ByteOrder.LITTLE_ENDIAN);
+            int full = size >>> 3;
+            for (int k = 0; k < full; k++) {
+                view.putLong(mix(base + k));
+            }
+            int rest = size & 7;
+            if (rest != 0) {
+                long v = mix(base + full);
+                for (int i = 0; i < rest; i++) {
+                    view.put((byte) (v >>> (8 * i)));
+                }
+            }
+            out.writerIndex(start + size);
+            return;
+        }
         int full = size >>> 3;
         for (int k = 0; k < full; k++) {
             out.writeLongLE(mix(base + k));
@@ -58,6 +82,9 @@ public final class Payload {
         if (reply.readableBytes() != size) {
             return false;
         }
+        if (reply.nioBufferCount() == 1) {
+            return verifyReversed(reply.nioBuffer(reply.readerIndex(), size).order(ByteOrder.BIG_ENDIAN), base, size);
+        }
         int end = reply.readerIndex() + size;
         int full = size >>> 3;
         // Body bytes 8k..8k+7 sit reversed at end-8-8k..end-1-8k; read big-endian they equal the LE block.
@@ -72,6 +99,27 @@ public final class Payload {
             for (int i = 0; i < rest; i++) {
                 int j = 8 * full + i;
                 if (reply.getByte(end - 1 - j) != (byte) (v >>> (8 * i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean verifyReversed(ByteBuffer reply, long base, int size) {
+        int end = reply.position() + size;
+        int full = size >>> 3;
+        for (int k = 0; k < full; k++) {
+            if (reply.getLong(end - 8 - 8 * k) != mix(base + k)) {
+                return false;
+            }
+        }
+        int rest = size & 7;
+        if (rest != 0) {
+            long v = mix(base + full);
+            for (int i = 0; i < rest; i++) {
+                int j = 8 * full + i;
+                if (reply.get(end - 1 - j) != (byte) (v >>> (8 * i))) {
                     return false;
                 }
             }
