@@ -61,9 +61,12 @@ public final class LoadRun {
                     Thread.sleep(Math.min(spec.interval().toMillis(), Math.max(1, (warmupEnd - System.nanoTime()) / 1_000_000)));
                     progress("warmup", (spec.warmup().toNanos() - (warmupEnd - System.nanoTime())) / 1e9, stats, null);
                 }
-                // Warmup traffic is not part of the result.
-                stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
-                RunStats.Counts base = stats.counts();
+                // Warmup traffic is not part of the result; without warmup everything since the start is.
+                RunStats.Counts base = RunStats.Counts.ZERO;
+                if (!spec.warmup().isZero()) {
+                    stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
+                    base = stats.counts();
+                }
                 if (serverBase == null) {
                     serverBase = sample();
                 }

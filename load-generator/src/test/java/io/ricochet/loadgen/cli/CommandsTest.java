@@ -36,6 +36,7 @@ class CommandsTest {
         JsonNode s = r.json();
         assertAddsUp(s);
         assertTrue(s.get("connect_time_us").get("count").asLong() >= s.get("ok").asLong(), "a connect per transaction");
+        assertEquals((double) s.get("ok").asLong(), s.get("server").get("frames_sent").asDouble());
     }
 
     @Test
