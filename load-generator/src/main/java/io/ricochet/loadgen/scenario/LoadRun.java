@@ -64,11 +64,10 @@ public final class LoadRun {
                 // Warmup traffic is not part of the result; without warmup everything since the start is.
                 RunStats.Counts base = RunStats.Counts.ZERO;
                 if (!spec.warmup().isZero()) {
+                    // Server first, client right after: the two baselines differ only by what completes in between.
+                    serverBase = sample();
                     stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
                     base = stats.counts();
-                }
-                if (serverBase == null) {
-                    serverBase = sample();
                 }
                 long start = System.nanoTime();
                 long end = start + spec.duration().toNanos();
