@@ -151,7 +151,7 @@ public final class CrrLoad implements Load {
                 if (Payload.verifyReversed(body, payload.base(worker.id, seq), payload.size(worker.id, seq))) {
                     stats.ok.increment();
                     stats.okBytes.add(body.readableBytes());
-                    stats.recordReply(worker.loop, begin, begin, now);
+                    stats.recordReply(worker.loop, begin, begin, now, false);
                     finish(true, false);
                 } else {
                     stats.bad.increment();

@@ -32,6 +32,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private boolean wrote;
     private boolean failed;
     private boolean queued;
+    private long unpublishedSent;
+    private long unpublishedOk;
+    private long unpublishedOkBytes;
     private final boolean timeBounds;
 
     LoadConnection(EchoLoad load, LoopDriver driver, long id) {
@@ -114,7 +117,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         intended[slot] = intendedNanos;
         sentAt[slot] = now;
         inFlight++;
-        stats.sent.increment();
+        unpublishedSent++;
         if (timeBounds && stats.firstSendNanos.get() == 0) {
             stats.firstSendNanos.compareAndSet(0, now);
         }
@@ -138,9 +141,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             long base = payload.base(id, seq);
             if (Payload.verifyReversed(body, base, size)) {
                 int slot = (int) (seq & mask);
-                stats.ok.increment();
-                stats.okBytes.add(size);
-                stats.recordReply(driver.index(), intended[slot], sentAt[slot], now);
+                unpublishedOk++;
+                unpublishedOkBytes += size;
+                stats.recordReply(driver.index(), intended[slot], sentAt[slot], now, intervalNanos > 0);
                 inFlight--;
                 if (timeBounds) {
                     stats.lastReplyNanos.lazySet(now);
@@ -174,9 +177,24 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     }
 
     final void flushIfWritten() {
+        publishCounts();
         if (wrote) {
             wrote = false;
             ctx.flush();
+        }
+    }
+
+    /** Adds this connection's counts to the run's, once per read batch or tick rather than per request. */
+    final void publishCounts() {
+        if (unpublishedSent != 0) {
+            stats.sent.add(unpublishedSent);
+            unpublishedSent = 0;
+        }
+        if (unpublishedOk != 0) {
+            stats.ok.add(unpublishedOk);
+            stats.okBytes.add(unpublishedOkBytes);
+            unpublishedOk = 0;
+            unpublishedOkBytes = 0;
         }
     }
 
@@ -211,6 +229,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     /** Counts every outstanding request as an error, once. */
     final void failOutstanding() {
+        publishCounts();
         if (inFlight > 0) {
             stats.errors.add(inFlight);
             inFlight = 0;

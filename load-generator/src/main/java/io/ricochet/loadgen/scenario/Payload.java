@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
  * {@code mix(base + j / 8)}; the reply must hold the same bytes in reverse order.
  */
 public final class Payload {
+    private static final int NIO_VERIFY_MIN = 1024;
     private final long seed;
     private final int minSize;
     private final int maxSize;
@@ -82,7 +83,8 @@ public final class Payload {
         if (reply.readableBytes() != size) {
             return false;
         }
-        if (reply.nioBufferCount() == 1) {
+        // Large bodies check through one NIO view (its allocation pays for itself); small ones word by word.
+        if (size >= NIO_VERIFY_MIN && reply.nioBufferCount() == 1) {
             return verifyReversed(reply.nioBuffer(reply.readerIndex(), size).order(ByteOrder.BIG_ENDIAN), base, size);
         }
         int end = reply.readerIndex() + size;

@@ -1,0 +1,121 @@
+/*
+ * A minimal native baseline for the load generator: one thread, epoll, N connections, each keeping
+ * D requests of SIZE bytes in flight (closed loop), 2-byte length field, every reply checked to be the
+ * reversed body. Prints verified replies per second. Independent of Ricochet's code on purpose.
+ *
+ * usage: echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CONN 4096
+#define BUF 65536
+
+struct conn {
+    int fd;
+    unsigned char in[BUF];
+    size_t have;
+};
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s HOST PORT CONNECTIONS DEPTH SIZE SECONDS\n", argv[0]);
+        return 2;
+    }
+    int n = atoi(argv[3]), depth = atoi(argv[4]), size = atoi(argv[5]);
+    double seconds = atof(argv[6]);
+    if (n < 1 || n > MAX_CONN || depth < 1 || size < 1 || size > 4094 || (size + 2) * depth > BUF) {
+        fprintf(stderr, "bad arguments\n");
+        return 2;
+    }
+    unsigned char *frame = malloc(size + 2), *expect = malloc(size);
+    frame[0] = size >> 8;
+    frame[1] = size & 0xff;
+    for (int i = 0; i < size; i++) {
+        frame[2 + i] = (unsigned char) (i * 31 + 7);
+        expect[size - 1 - i] = frame[2 + i];
+    }
+    unsigned char *burst = malloc((size + 2) * depth);
+    for (int d = 0; d < depth; d++) {
+        memcpy(burst + d * (size + 2), frame, size + 2);
+    }
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(atoi(argv[2]))};
+    inet_pton(AF_INET, argv[1], &addr.sin_addr);
+    int ep = epoll_create1(0);
+    struct conn *conns = calloc(n, sizeof(struct conn));
+    for (int c = 0; c < n; c++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
+            perror("connect");
+            return 1;
+        }
+        conns[c].fd = fd;
+        struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &conns[c]};
+        epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+        if (write(fd, burst, (size + 2) * depth) != (size + 2) * depth) {
+            perror("write");
+            return 1;
+        }
+    }
+    long long ok = 0, bad = 0;
+    double start = now(), end = start + seconds;
+    struct epoll_event events[256];
+    unsigned char *out = malloc((size + 2) * depth);
+    while (now() < end) {
+        int k = epoll_wait(ep, events, 256, 100);
+        for (int e = 0; e < k; e++) {
+            struct conn *c = events[e].data.ptr;
+            ssize_t r = read(c->fd, c->in + c->have, BUF - c->have);
+            if (r <= 0) {
+                fprintf(stderr, "connection closed\n");
+                return 1;
+            }
+            c->have += r;
+            size_t pos = 0;
+            int replies = 0;
+            while (c->have - pos >= (size_t) size + 2) {
+                unsigned len = (c->in[pos] << 8) | c->in[pos + 1];
+                if (len != (unsigned) size || memcmp(c->in + pos + 2, expect, size) != 0) {
+                    bad++;
+                } else {
+                    ok++;
+                }
+                pos += size + 2;
+                replies++;
+            }
+            memmove(c->in, c->in + pos, c->have - pos);
+            c->have -= pos;
+            if (replies > 0) {
+                /* Send one request per reply: the pipeline stays full, one write per read. */
+                for (int d = 0; d < replies; d++) {
+                    memcpy(out + d * (size + 2), frame, size + 2);
+                }
+                if (write(c->fd, out, (size + 2) * replies) != (size + 2) * replies) {
+                    perror("write");
+                    return 1;
+                }
+            }
+        }
+    }
+    double elapsed = now() - start;
+    printf("native-epoll connections %d depth %d size %d: %lld ok, %lld bad in %.2f s = %.0f replies/s\n", n, depth,
+            size, ok, bad, elapsed, ok / elapsed);
+    return bad == 0 ? 0 : 1;
+}
