@@ -98,14 +98,16 @@ public final class LoadRun {
                     previous = now;
                     double elapsed = (System.nanoTime() - start) / 1e9;
                     ServerSample server = sample();
+                    // The reported latency: corrected in open loop, from the actual send in closed loop.
+                    Histogram primary = spec.openLoop() ? interval : intervalService;
                     IntervalRow row = new IntervalRow(elapsed, stats.openConnections.get(), delta.completed(), delta.ok(),
                             delta.bad(), delta.errors(), delta.completed() / (spec.interval().toNanos() / 1e9),
-                            interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), interval.getMaxValue(),
+                            primary.getValueAtPercentile(50), primary.getValueAtPercentile(99), primary.getMaxValue(),
                             server.cpu(), server.rssBytes());
                     if (report != null) {
-                        interval.setStartTimeStamp(startMillis + (long) ((elapsed - spec.interval().toNanos() / 1e9) * 1000));
-                        interval.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
-                        report.interval(row, interval.copy());
+                        primary.setStartTimeStamp(startMillis + (long) ((elapsed - spec.interval().toNanos() / 1e9) * 1000));
+                        primary.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
+                        report.interval(row, primary.copy());
                     }
                     progress("run", elapsed, stats, row);
                 }
