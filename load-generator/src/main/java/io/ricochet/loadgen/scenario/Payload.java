@@ -108,6 +108,7 @@ public final class Payload {
         return true;
     }
 
+    /** The same check on a NIO view; ByteBuf and ByteBuffer share no interface, and a lambda per word would cost more. */
     private static boolean verifyReversed(ByteBuffer reply, long base, int size) {
         int end = reply.position() + size;
         int full = size >>> 3;
