@@ -1,8 +1,8 @@
 package io.ricochet.transport;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.socket.SocketChannel;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
 import io.ricochet.config.ServerConfig;
@@ -15,15 +15,16 @@ import io.ricochet.metrics.TransportMeters;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
- * decoder → encoder → idle timeout → backpressure → session.
+ * decoder → encoder → idle timeout → backpressure → session. Public so benchmarks and tests can build
+ * the exact server pipeline on an {@code EmbeddedChannel}.
  */
-final class TcpChannelInitializer extends ChannelInitializer<SocketChannel> {
+public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ServerConfig config;
     private final FrameHandler handler;
     private final TransportMeters meters;
     private final ConnectionRegistry connections;
 
-    TcpChannelInitializer(ServerConfig config, FrameHandler handler, TransportMeters meters,
+    public TcpChannelInitializer(ServerConfig config, FrameHandler handler, TransportMeters meters,
             ConnectionRegistry connections) {
         this.config = config;
         this.handler = handler;
@@ -32,7 +33,7 @@ final class TcpChannelInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         meters.opened();
         if (!connections.admit(ch)) {
             meters.closed(CloseReason.LIMIT);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Regenerates every measured table of docs/performance.md on this machine, from scratch, into
+# target/report/. Takes about 25 minutes on 2 cores. Needs Java 17, Maven and gcc.
+#
+# usage: bench/report.sh [SECONDS_PER_LOAD_RUN]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-5}
+OUT=target/report
+mkdir -p "$OUT"
+{
+  echo "# machine"
+  echo "cores: $(nproc)"
+  echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "date: $(date -u +%F)"
+} | tee "$OUT/machine.txt"
+
+mvn -B -ntp -q -DskipTests package
+
+echo "== generator vs native epoll client"
+bench/compare-native-client.sh "$SECS" | tee "$OUT/native-client.txt"
+
+echo "== Ricochet vs plain Netty"
+bench/baseline-comparison.sh "$SECS" | tee "$OUT/baseline.txt"
+
+echo "== generator heap per held connection"
+bench/generator-heap-per-connection.sh 100 | tee "$OUT/generator-heap-100.txt"
+bench/generator-heap-per-connection.sh 10100 | tee "$OUT/generator-heap-10100.txt"
+
+echo "== server heap per idle connection"
+mvn -B -ntp -q verify -pl echo-server -am -Djmh.skip -Dtest=IdleConnectionFootprintTest \
+  -Dsurefire.failIfNoSpecifiedTests=false
+grep -h footprint echo-server/target/surefire-reports/*-output.txt | tee "$OUT/server-footprint.txt"
+
+echo "== load generator shapes (client and server in one JVM)"
+LG="java -jar load-generator/target/load-generator.jar"
+$LG rr --duration "${SECS}s" --warmup 2s 2>/dev/null | tee "$OUT/rr.txt"
+$LG crr --duration "${SECS}s" --concurrency 4 2>/dev/null | tee "$OUT/crr.txt"
+$LG udp-stream --duration "${SECS}s" --size 1 --io-threads 2 2>/dev/null | tee "$OUT/udp-stream-1.txt"
+$LG udp-stream --duration "${SECS}s" --size 1400 --io-threads 2 2>/dev/null | tee "$OUT/udp-stream-1400.txt"
+$LG sweep --requests-per-step 1000 2>/dev/null | tee "$OUT/sweep.txt"
+
+echo "== JMH (full profile)"
+java -jar jmh/target/benchmarks.jar -rf json -rff "$OUT/jmh.json" | tee "$OUT/jmh.txt"
+echo "tables in $OUT"
