@@ -26,6 +26,9 @@ bench/compare-native-client.sh "$SECS" | tee "$OUT/native-client.txt"
 echo "== Ricochet vs plain Netty"
 bench/baseline-comparison.sh "$SECS" | tee "$OUT/baseline.txt"
 
+echo "== transports end to end, and held connections per process"
+bench/transports-and-held.sh "$SECS" | tee "$OUT/transports-and-held.txt"
+
 echo "== generator heap per held connection"
 bench/generator-heap-per-connection.sh 100 | tee "$OUT/generator-heap-100.txt"
 bench/generator-heap-per-connection.sh 10100 | tee "$OUT/generator-heap-10100.txt"
