@@ -215,18 +215,18 @@ class TcpServerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void gracefulShutdownFlushesOwedRepliesThenCloses(TransportKind transport) throws Exception {
-        RicochetServer server = start(TestServers.config(transport).writeBufferWatermarks(1 << 20, 8 << 20));
+        RicochetServer server = start(TestServers.config(transport).writeBufferWatermarks(16 << 20, 32 << 20));
         try (FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
-            client.socket().setReceiveBufferSize(4096);
-            int frames = 200;
+            int frames = 4000; // 16 MB of replies: more than the kernel buffers on the way can hold
             byte[] body = Frames.body(4000, 5);
             ByteArrayOutputStream wire = new ByteArrayOutputStream();
             for (int i = 0; i < frames; i++) {
                 wire.writeBytes(Frames.encode(2, body));
             }
             client.sendRaw(wire.toByteArray());
-            // The client has not read: most replies wait in the server's queue.
+            // The client has not read yet: the replies wait in the server's queue and the kernel buffers.
             await().atMost(10, TimeUnit.SECONDS).until(() -> framesReceived() == frames);
+            assertTrue(server.pendingOutboundBytes() > 0, "replies are owed when the shutdown starts");
             CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)));
             byte[] reversed = Frames.reversed(body);
             for (int i = 0; i < frames; i++) {
