@@ -42,8 +42,15 @@ import org.slf4j.LoggerFactory;
 public final class RicochetServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);
     private static final int UDP_SOCKET_BUFFER = 4 * 1024 * 1024;
-    /** One allocator for every connection: Netty's default gives each channel its own (32 B of heap apiece). */
-    private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR = new AdaptiveRecvByteBufAllocator();
+    /** Reads per read event before yielding: Netty's default for socket channels. */
+    private static final int MAX_MESSAGES_PER_READ = 16;
+    /**
+     * One allocator for every connection: Netty's default gives each channel its own (32 B of heap apiece).
+     * Netty sets a channel's own allocator to the channel's default of 16 reads per event; a shared one
+     * must be told, or it stays at 1.
+     */
+    private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR =
+            (AdaptiveRecvByteBufAllocator) new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(MAX_MESSAGES_PER_READ);
 
     private final ServerConfig config;
     private final IoTransport transport;

@@ -57,9 +57,11 @@ class CommandsTest {
         assertEquals(0, r.exit(), r.err());
         JsonNode s = r.json();
         assertEquals(0, s.get("bad").asLong());
-        assertTrue(s.get("received").asLong() > 0);
-        assertTrue(s.get("received").asLong() <= s.get("sent").asLong());
-        assertEquals(s.get("received").asDouble(), s.get("server").get("frames_sent").asDouble(), s.toString());
+        long received = s.get("received").asLong();
+        assertTrue(received > 0, s.toString());
+        assertTrue(received <= s.get("sent").asLong(), s.toString());
+        // UDP may drop on either side under load: the client can never verify more than the server answered.
+        assertTrue(received <= s.get("server").get("frames_sent").asLong(), s.toString());
     }
 
     @Test
