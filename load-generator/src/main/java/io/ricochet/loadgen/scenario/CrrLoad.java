@@ -127,11 +127,12 @@ public final class CrrLoad implements Load {
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             int width = spec.lengthField().width();
-            int size = payload.size(worker.id, seq);
+            long base = payload.base(worker.id, seq);
+            int size = payload.size(base);
             ByteBuf buf = ctx.alloc().ioBuffer(width + size);
             FrameHeader.setLength(buf, 0, width, size);
             buf.writerIndex(width);
-            Payload.write(buf, payload.base(worker.id, seq), size);
+            Payload.write(buf, base, size);
             ctx.writeAndFlush(buf, ctx.voidPromise());
             long left = spec.timeout().toNanos() - (System.nanoTime() - begin);
             timeout = ctx.executor().schedule(() -> {
@@ -148,7 +149,8 @@ public final class CrrLoad implements Load {
                     return;
                 }
                 long now = System.nanoTime();
-                if (Payload.verifyReversed(body, payload.base(worker.id, seq), payload.size(worker.id, seq))) {
+                long base = payload.base(worker.id, seq);
+                if (Payload.verifyReversed(body, base, payload.size(base))) {
                     stats.ok.increment();
                     stats.okBytes.add(body.readableBytes());
                     stats.recordReply(worker.loop, begin, begin, now, false);

@@ -36,6 +36,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private long unpublishedOk;
     private long unpublishedOkBytes;
     private final boolean timeBounds;
+    private boolean closed;
+    /** This connection's index in its driver's list, kept by the driver. */
+    int driverSlot;
 
     LoadConnection(EchoLoad load, LoopDriver driver, long id) {
         this.load = load;
@@ -76,7 +79,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     /** Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. */
     final void fill(long now) {
-        if (!load.sending()) {
+        if (closed || !load.sending()) {
             return;
         }
         if (intervalNanos == 0) {
@@ -108,11 +111,12 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     private void send(long intendedNanos, long now) {
         long seq = nextSeq++;
-        int size = payload.size(id, seq);
+        long base = payload.base(id, seq);
+        int size = payload.size(base);
         ByteBuf buf = ctx.alloc().ioBuffer(width + size);
         FrameHeader.setLength(buf, 0, width, size);
         buf.writerIndex(width);
-        Payload.write(buf, payload.base(id, seq), size);
+        Payload.write(buf, base, size);
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
         sentAt[slot] = now;
@@ -137,8 +141,8 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
                 return;
             }
             long seq = nextSeq - inFlight;
-            int size = payload.size(id, seq);
             long base = payload.base(id, seq);
+            int size = payload.size(base);
             if (Payload.verifyReversed(body, base, size)) {
                 int slot = (int) (seq & mask);
                 unpublishedOk++;
@@ -219,14 +223,6 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         stats.errors.increment();
     }
 
-    protected final long seqOfOldest() {
-        return nextSeq - inFlight;
-    }
-
-    protected final int inFlight() {
-        return inFlight;
-    }
-
     /** Counts every outstanding request as an error, once. */
     final void failOutstanding() {
         publishCounts();
@@ -238,6 +234,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
         driver.remove(this);
         stats.openConnections.decrementAndGet();
         failOutstanding();
@@ -252,6 +249,10 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             load.connectionFailed(cause);
         }
         ctx.close();
+    }
+
+    final boolean isClosed() {
+        return closed;
     }
 
     final int inFlightCount() {

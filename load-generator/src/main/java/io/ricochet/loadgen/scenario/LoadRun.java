@@ -66,13 +66,16 @@ public final class LoadRun {
                 if (!spec.warmup().isZero()) {
                     // Server first, client right after: the two baselines differ only by what completes in between.
                     serverBase = sample();
+                    // Latency from warmup is dropped; connect times are kept (a held-connection ramp is warmup).
                     stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
                     base = stats.counts();
                 }
                 long start = System.nanoTime();
+                long startOfMeasurementMillis = System.currentTimeMillis();
                 long end = start + spec.duration().toNanos();
                 long next = start;
                 RunStats.Counts previous = base;
+                double previousElapsed = 0;
                 Histogram interval = RunStats.newHistogram();
                 Histogram intervalService = RunStats.newHistogram();
                 boolean done = false;
@@ -96,19 +99,22 @@ public final class LoadRun {
                     RunStats.Counts now = stats.counts();
                     RunStats.Counts delta = now.minus(previous);
                     previous = now;
+                    // The last interval is cut at the end or stretched by the drain: use its real length.
                     double elapsed = (System.nanoTime() - start) / 1e9;
+                    double intervalSeconds = elapsed - previousElapsed;
                     ServerSample server = sample();
                     // The reported latency: corrected in open loop, from the actual send in closed loop.
                     Histogram primary = spec.openLoop() ? interval : intervalService;
                     IntervalRow row = new IntervalRow(elapsed, stats.openConnections.get(), delta.completed(), delta.ok(),
-                            delta.bad(), delta.errors(), delta.completed() / (spec.interval().toNanos() / 1e9),
+                            delta.bad(), delta.errors(), delta.completed() / intervalSeconds,
                             primary.getValueAtPercentile(50), primary.getValueAtPercentile(99), primary.getMaxValue(),
                             server.cpu(), server.rssBytes());
                     if (report != null) {
-                        primary.setStartTimeStamp(startMillis + (long) ((elapsed - spec.interval().toNanos() / 1e9) * 1000));
-                        primary.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
-                        report.interval(row, primary.copy());
+                        primary.setStartTimeStamp(startOfMeasurementMillis + (long) (previousElapsed * 1000));
+                        primary.setEndTimeStamp(startOfMeasurementMillis + (long) (elapsed * 1000));
+                        report.interval(row, primary);
                     }
+                    previousElapsed = elapsed;
                     progress("run", elapsed, stats, row);
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;

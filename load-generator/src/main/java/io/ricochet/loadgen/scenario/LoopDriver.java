@@ -48,12 +48,20 @@ final class LoopDriver {
     }
 
     void add(LoadConnection c) {
+        c.driverSlot = connections.size();
         connections.add(c);
     }
 
+    /**
+     * O(1): the last connection takes the removed one's slot. The heap is not searched; a closed
+     * connection is dropped when it reaches the top.
+     */
     void remove(LoadConnection c) {
-        connections.remove(c);
-        due.remove(c);
+        LoadConnection last = connections.remove(connections.size() - 1);
+        if (last != c) {
+            connections.set(c.driverSlot, last);
+            last.driverSlot = c.driverSlot;
+        }
     }
 
     /** Queues {@code c} for its next intended send. */
@@ -66,6 +74,9 @@ final class LoopDriver {
         LoadConnection c;
         while ((c = due.peek()) != null && c.nextIntended() <= now) {
             due.poll();
+            if (c.isClosed()) {
+                continue;
+            }
             c.fillAndReschedule(now);
             written.add(c);
         }
@@ -77,13 +88,11 @@ final class LoopDriver {
 
     private void sweepTimeouts() {
         long now = System.nanoTime();
-        // By index from the end: a timeout closes a connection, which removes it from the list.
-        for (int i = connections.size() - 1; i >= 0; i--) {
-            if (i < connections.size()) {
-                LoadConnection c = connections.get(i);
-                c.checkTimeout(now);
-                c.flushIfWritten();
-            }
+        // A connection that times out is closed; it leaves this list later, when it becomes inactive.
+        for (int i = 0; i < connections.size(); i++) {
+            LoadConnection c = connections.get(i);
+            c.checkTimeout(now);
+            c.flushIfWritten();
         }
     }
 

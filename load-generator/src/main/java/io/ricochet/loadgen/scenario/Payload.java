@@ -32,13 +32,13 @@ public final class Payload {
         return mix(seed ^ mix(connection * 0x9E3779B97F4A7C15L + sequence));
     }
 
-    /** The body size of request {@code sequence} on {@code connection}, uniform in min..max. */
-    public int size(long connection, long sequence) {
+    /** The body size of the request whose {@link #base} is {@code base}, uniform in min..max. */
+    public int size(long base) {
         if (minSize == maxSize) {
             return minSize;
         }
         long span = (long) maxSize - minSize + 1;
-        return minSize + (int) Math.floorMod(mix(base(connection, sequence) + 0x5bd1e995L), span);
+        return minSize + (int) Math.floorMod(mix(base + 0x5bd1e995L), span);
     }
 
     /**

@@ -51,8 +51,8 @@ final class UdpLoadHandler extends LoadConnection {
     protected boolean isLateReply(ByteBuf body) {
         int n = Math.min(abandonedCount, REMEMBERED);
         for (int i = 0; i < n; i++) {
-            long seq = abandoned[i];
-            if (Payload.verifyReversed(body, payload.base(id, seq), payload.size(id, seq))) {
+            long base = payload.base(id, abandoned[i]);
+            if (Payload.verifyReversed(body, base, payload.size(base))) {
                 stats.late.increment();
                 return true;
             }
