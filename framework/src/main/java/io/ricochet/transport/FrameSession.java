@@ -31,4 +31,10 @@ public interface FrameSession {
 
     /** Flushes the replies already given, then closes (TCP) or forgets the peer (UDP). */
     void close();
+
+    /** Per-session state of a protocol layered on frames (the RPC layer keeps its connection here). */
+    void attach(Object attachment);
+
+    /** What {@link #attach} stored, or null. Read and written on the session's event loop. */
+    Object attachment();
 }

@@ -75,6 +75,15 @@ public final class RicochetServer implements AutoCloseable {
      * or a forced transport cannot load.
      */
     public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry) {
+        return start(config, handler, registry, Protocol.TCP.tag());
+    }
+
+    /**
+     * As {@link #start(ServerConfig, FrameHandler, MeterRegistry)}, with the TCP listener's meters tagged
+     * {@code transport=tcpMeterTag}, so a second server on the same registry (the RPC port) counts apart.
+     */
+    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry,
+            String tcpMeterTag) {
         IoTransport transport;
         try {
             transport = IoTransport.resolve(config.transport());
@@ -83,7 +92,7 @@ public final class RicochetServer implements AutoCloseable {
         }
         RicochetServer server = new RicochetServer(config, transport);
         try {
-            server.bind(handler, registry);
+            server.bind(handler, registry, tcpMeterTag);
         } catch (RuntimeException e) {
             server.group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             throw e;
@@ -91,14 +100,13 @@ public final class RicochetServer implements AutoCloseable {
         return server;
     }
 
-    private void bind(FrameHandler handler, MeterRegistry registry) {
+    private void bind(FrameHandler handler, MeterRegistry registry, String tcpMeterTag) {
         Gauge.builder(MeterNames.SERVER_INFO, () -> 1)
                 .description("Constant 1; the io tag names the I/O transport in use")
                 .tag(MeterNames.TAG_IO, transport.kind().label())
                 .register(registry);
-        TransportMeters tcpMeters = TransportMeters.register(registry, Protocol.TCP.tag(), connections::active);
-        TransportMeters udpMeters = TransportMeters.register(registry, Protocol.UDP.tag(), udpSessions::get);
         if (config.tcpEnabled()) {
+            TransportMeters tcpMeters = TransportMeters.register(registry, tcpMeterTag, connections::active);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverSocketChannel())
@@ -115,6 +123,7 @@ public final class RicochetServer implements AutoCloseable {
             log.info("tcp bound to {} ({})", tcpAddress().getHostString() + ":" + tcpAddress().getPort(), transport.kind().label());
         }
         if (config.udpEnabled()) {
+            TransportMeters udpMeters = TransportMeters.register(registry, Protocol.UDP.tag(), udpSessions::get);
             int width = config.lengthField().width();
             Bootstrap bootstrap = new Bootstrap()
                     .group(group)

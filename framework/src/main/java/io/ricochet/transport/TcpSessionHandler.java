@@ -29,6 +29,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private ChannelHandlerContext ctx;
     private boolean flushPending;
     private boolean inReadBatch;
+    private Object attachment;
 
     TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width) {
         this.handler = handler;
@@ -168,5 +169,15 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         } else {
             ctx.executor().execute(this::flushThenClose);
         }
+    }
+
+    @Override
+    public void attach(Object attachment) {
+        this.attachment = attachment;
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
     }
 }

@@ -11,6 +11,7 @@ final class UdpSession implements FrameSession {
     private final UdpSessionHandler owner;
     private final InetSocketAddress peer;
     long lastFrameNanos;
+    private Object attachment;
 
     UdpSession(UdpSessionHandler owner, InetSocketAddress peer, long nowNanos) {
         this.owner = owner;
@@ -55,5 +56,15 @@ final class UdpSession implements FrameSession {
     @Override
     public void close() {
         owner.forget(peer);
+    }
+
+    @Override
+    public void attach(Object attachment) {
+        this.attachment = attachment;
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
     }
 }

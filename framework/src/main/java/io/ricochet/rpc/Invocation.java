@@ -1,0 +1,42 @@
+package io.ricochet.rpc;
+
+import com.google.protobuf.ByteString;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+
+/** Runs a registered handler where its registration says: inline on the event loop, or on its executor. */
+final class Invocation {
+    private Invocation() {
+    }
+
+    static CompletionStage<ByteString> invoke(RpcDispatcher.Registration registration, RpcRequest request) {
+        if (registration.executor() == null) {
+            return registration.handler().handle(request);
+        }
+        CompletableFuture<ByteString> result = new CompletableFuture<>();
+        try {
+            registration.executor().execute(() -> {
+                try {
+                    registration.handler().handle(request).whenComplete((v, e) -> {
+                        if (e == null) {
+                            result.complete(v);
+                        } else {
+                            result.completeExceptionally(e);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
+                    request.method() + ": executor rejected the call"));
+        }
+        return result;
+    }
+
+    static CompletionStage<ByteString> notFound(String method) {
+        return CompletableFuture.failedFuture(new RpcException(RpcStatus.NOT_FOUND, "no method or route '" + method + "'"));
+    }
+}

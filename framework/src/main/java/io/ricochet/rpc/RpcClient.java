@@ -1,0 +1,163 @@
+package io.ricochet.rpc;
+
+import com.google.protobuf.ByteString;
+import io.netty.channel.ChannelFuture;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One long-lived connection to an RPC server or agent. Calls while disconnected fail at once with
+ * {@code UNAVAILABLE}. With reconnect configured, a lost connection is re-established with exponential
+ * backoff and the URIs this client serves are registered again at the agent.
+ */
+public final class RpcClient implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RpcClient.class);
+
+    private final RpcClients group;
+    private final InetSocketAddress target;
+    private final RpcDispatcher served = new RpcDispatcher();
+    private final Set<String> routes = ConcurrentHashMap.newKeySet();
+    private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
+    private final RpcFrameHandler frames;
+    private volatile RpcConnection connection;
+    private volatile boolean closed;
+    private long backoffNanos;
+
+    RpcClient(RpcClients group, InetSocketAddress target) {
+        this.group = group;
+        this.target = target;
+        this.frames = new RpcFrameHandler(
+                session -> group.newConnection(session, request -> {
+                    RpcDispatcher.Registration r = served.lookup(request.method());
+                    return r == null ? Invocation.notFound(request.method()) : Invocation.invoke(r, request);
+                }),
+                this::opened, this::lost);
+        this.backoffNanos = group.config().reconnectInitialDelay().toNanos();
+    }
+
+    CompletableFuture<Void> start() {
+        attempt();
+        return firstConnect;
+    }
+
+    private void attempt() {
+        if (closed) {
+            return;
+        }
+        ChannelFuture future = group.bootstrap(frames).connect(target);
+        future.addListener(f -> {
+            if (!f.isSuccess()) {
+                if (!firstConnect.isDone() || !group.config().reconnect()) {
+                    firstConnect.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE,
+                            "cannot connect to " + target + ": " + f.cause().getMessage()));
+                } else {
+                    scheduleReconnect();
+                }
+            }
+        });
+    }
+
+    private void opened(RpcConnection opened) {
+        group.connectionOpened();
+        connection = opened;
+        backoffNanos = group.config().reconnectInitialDelay().toNanos();
+        if (firstConnect.isDone()) {
+            for (String uri : routes) {
+                opened.call(RpcAgent.REGISTER, RpcAgent.route(uri)).whenComplete((v, e) -> {
+                    if (e != null) {
+                        log.warn("re-registering {} at {} after reconnect: {}", uri, target, e.getMessage());
+                    }
+                });
+            }
+        }
+        firstConnect.complete(null);
+    }
+
+    private void lost(RpcConnection lost) {
+        group.connectionClosed();
+        if (!closed && group.config().reconnect()) {
+            log.info("connection to {} lost; reconnecting", target);
+            scheduleReconnect();
+        }
+    }
+
+    private void scheduleReconnect() {
+        long delay = backoffNanos;
+        backoffNanos = Math.min(backoffNanos * 2, group.config().reconnectMaxDelay().toNanos());
+        group.group().schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
+    }
+
+    /** Calls {@code method} with the configured default deadline. */
+    public CompletableFuture<ByteString> call(String method, ByteString payload) {
+        return call(method, payload, group.config().rpc().defaultTimeout());
+    }
+
+    /** Calls {@code method}; fails with {@link RpcException} (its {@link RpcStatus} says why). */
+    public CompletableFuture<ByteString> call(String method, ByteString payload, Duration timeout) {
+        RpcConnection current = connection;
+        if (current == null || !current.isOpen()) {
+            return CompletableFuture.failedFuture(new RpcException(RpcStatus.UNAVAILABLE, "not connected to " + target));
+        }
+        return current.call(method, payload, timeout);
+    }
+
+    /**
+     * Serves {@code uri} through the agent: registers the handler here, then the route there. Fails with
+     * {@code ALREADY_EXISTS} if another client owns it.
+     */
+    public CompletableFuture<Void> serve(String uri, RpcHandler handler) {
+        if (!served.register(uri, handler)) {
+            return CompletableFuture.failedFuture(new RpcException(RpcStatus.ALREADY_EXISTS, uri + " is served already"));
+        }
+        return call(RpcAgent.REGISTER, RpcAgent.route(uri)).handle((v, e) -> {
+            if (e != null) {
+                served.unregister(uri);
+                throw e instanceof RuntimeException r ? r : new RpcException(RpcStatus.INTERNAL, e.toString());
+            }
+            routes.add(uri);
+            return null;
+        });
+    }
+
+    /** Removes the route at the agent, then the handler here. */
+    public CompletableFuture<Void> unserve(String uri) {
+        routes.remove(uri);
+        return call(RpcAgent.UNREGISTER, RpcAgent.route(uri)).handle((v, e) -> {
+            served.unregister(uri);
+            if (e != null) {
+                throw e instanceof RuntimeException r ? r : new RpcException(RpcStatus.INTERNAL, e.toString());
+            }
+            return null;
+        });
+    }
+
+    public boolean isConnected() {
+        RpcConnection current = connection;
+        return current != null && current.isOpen();
+    }
+
+    public InetSocketAddress target() {
+        return target;
+    }
+
+    /** The current connection, or null before the first connect. */
+    public RpcConnection connection() {
+        return connection;
+    }
+
+    /** Closes the connection for good; calls in flight fail with {@code UNAVAILABLE}. */
+    @Override
+    public void close() {
+        closed = true;
+        RpcConnection current = connection;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

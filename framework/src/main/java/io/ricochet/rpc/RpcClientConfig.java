@@ -1,0 +1,89 @@
+package io.ricochet.rpc;
+
+import static io.ricochet.internal.Checks.inRange;
+import static io.ricochet.internal.Checks.notNull;
+import static io.ricochet.internal.Checks.positive;
+
+import io.ricochet.config.TransportKind;
+import java.time.Duration;
+
+/**
+ * How {@link RpcClients} connect.
+ *
+ * @param rpc              limits, the same as the server's
+ * @param transport        client I/O
+ * @param ioThreads        event loops shared by every client of the group; 0 = one per processor
+ * @param connectTimeout   one connection attempt
+ * @param reconnect        whether a lost connection is re-established, with exponential backoff from
+ *                         {@code reconnectInitialDelay} to {@code reconnectMaxDelay}
+ */
+public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
+        boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay) {
+
+    public RpcClientConfig {
+        notNull("rpc", rpc);
+        notNull("transport", transport);
+        inRange("ioThreads", ioThreads, 0, 1024);
+        positive("connectTimeout", connectTimeout);
+        positive("reconnectInitialDelay", reconnectInitialDelay);
+        positive("reconnectMaxDelay", reconnectMaxDelay);
+        if (reconnectMaxDelay.compareTo(reconnectInitialDelay) < 0) {
+            throw new IllegalArgumentException("reconnectMaxDelay: " + reconnectMaxDelay
+                    + " (expected: >= reconnectInitialDelay " + reconnectInitialDelay + ")");
+        }
+    }
+
+    public int resolvedIoThreads() {
+        return ioThreads == 0 ? Runtime.getRuntime().availableProcessors() : ioThreads;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private RpcConfig rpc = RpcConfig.DEFAULTS;
+        private TransportKind transport = TransportKind.AUTO;
+        private int ioThreads = 1;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private boolean reconnect;
+        private Duration reconnectInitialDelay = Duration.ofMillis(100);
+        private Duration reconnectMaxDelay = Duration.ofSeconds(10);
+
+        private Builder() {
+        }
+
+        public Builder rpc(RpcConfig rpc) {
+            this.rpc = rpc;
+            return this;
+        }
+
+        public Builder transport(TransportKind transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder ioThreads(int ioThreads) {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /** Re-establish lost connections, waiting {@code initialDelay}, doubling up to {@code maxDelay}. */
+        public Builder reconnect(Duration initialDelay, Duration maxDelay) {
+            this.reconnect = true;
+            this.reconnectInitialDelay = initialDelay;
+            this.reconnectMaxDelay = maxDelay;
+            return this;
+        }
+
+        public RpcClientConfig build() {
+            return new RpcClientConfig(rpc, transport, ioThreads, connectTimeout, reconnect, reconnectInitialDelay,
+                    reconnectMaxDelay);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.ricochet.rpc;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The meters of one side (server or client) of the RPC layer: a timer per method and status, and a
+ * gauge of calls in flight. Method tags are bounded: past {@code maxMethodTags} distinct names, further
+ * methods (dynamic agent URIs, say) share the tag {@code other}, so a registry cannot grow without end.
+ */
+public final class RpcMetrics {
+    public static final String SERVER_REQUESTS = "ricochet.rpc.server.requests";
+    public static final String SERVER_IN_FLIGHT = "ricochet.rpc.server.in.flight";
+    public static final String CLIENT_REQUESTS = "ricochet.rpc.client.requests";
+    public static final String CLIENT_IN_FLIGHT = "ricochet.rpc.client.in.flight";
+    public static final String OTHER_METHOD = "other";
+
+    private final MeterRegistry registry;
+    private final String timerName;
+    private final int maxMethodTags;
+    private final ConcurrentHashMap<String, Timer[]> timers = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    private RpcMetrics(MeterRegistry registry, String timerName, String gaugeName, int maxMethodTags) {
+        this.registry = registry;
+        this.timerName = timerName;
+        this.maxMethodTags = maxMethodTags;
+        Gauge.builder(gaugeName, inFlight, AtomicInteger::get)
+                .description("RPC calls in flight").strongReference(true).register(registry);
+    }
+
+    public static RpcMetrics server(MeterRegistry registry, RpcConfig config) {
+        return new RpcMetrics(registry, SERVER_REQUESTS, SERVER_IN_FLIGHT, config.maxMethodTags());
+    }
+
+    public static RpcMetrics client(MeterRegistry registry, RpcConfig config) {
+        return new RpcMetrics(registry, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, config.maxMethodTags());
+    }
+
+    void started() {
+        inFlight.incrementAndGet();
+    }
+
+    void finished(String method, RpcStatus status, long nanos) {
+        inFlight.decrementAndGet();
+        timersOf(method)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    private Timer[] timersOf(String method) {
+        Timer[] found = timers.get(method);
+        if (found != null) {
+            return found;
+        }
+        String tag = timers.size() < maxMethodTags ? method : OTHER_METHOD;
+        Timer[] forTag = tag.equals(method) ? null : timers.get(OTHER_METHOD);
+        if (forTag == null) {
+            Timer[] created = new Timer[RpcStatus.values().length];
+            for (RpcStatus s : RpcStatus.values()) {
+                created[s.ordinal()] = Timer.builder(timerName).description("RPC calls by method and status")
+                        .tag("method", tag).tag("status", s.name()).register(registry);
+            }
+            forTag = created;
+            timers.putIfAbsent(tag, created);
+        }
+        // Past the cap only "other" is stored; a method past it looks up "other" each time.
+        return tag.equals(method) ? timers.get(method) : forTag;
+    }
+}

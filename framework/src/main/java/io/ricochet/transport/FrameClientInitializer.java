@@ -1,0 +1,45 @@
+package io.ricochet.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.ricochet.codec.FrameDecoder;
+import io.ricochet.codec.FrameEncoder;
+import io.ricochet.config.LengthField;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportMeters;
+
+/**
+ * The client end of a framed connection: the server's codec and session handler, so a client
+ * {@link FrameHandler} sees the same {@link FrameSession} API. Without idle timeout and backpressure,
+ * which are the server's policy. Writes made outside a read (calls from the application) are flushed
+ * in batches, so many calls in flight cost far fewer syscalls than calls.
+ */
+public final class FrameClientInitializer extends ChannelInitializer<Channel> {
+    /** Flush at least every this many writes when many calls are issued back to back. */
+    private static final int FLUSH_BATCH = 64;
+
+    private final LengthField lengthField;
+    private final int maxFrame;
+    private final FrameHandler handler;
+    private final TransportMeters meters;
+
+    public FrameClientInitializer(LengthField lengthField, int maxFrame, FrameHandler handler, TransportMeters meters) {
+        this.lengthField = lengthField;
+        this.maxFrame = maxFrame;
+        this.handler = handler;
+        this.meters = meters;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        meters.opened();
+        ConnectionStats stats = new ConnectionStats(meters);
+        ChannelPipeline p = ch.pipeline();
+        p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
+        p.addLast(new FrameDecoder(lengthField, maxFrame, stats));
+        p.addLast(new FrameEncoder(lengthField, maxFrame, stats));
+        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width()));
+    }
+}
