@@ -9,6 +9,10 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.rpc.RpcConfig;
+import io.ricochet.rpc.RpcDispatcher;
+import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.bench.BenchMethods;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.io.PrintWriter;
@@ -23,7 +27,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "echo-server", mixinStandardHelpOptions = true, version = "ricochet echo-server 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
-        description = "Answers every frame with the same frame, body reversed, over TCP and UDP. "
+        description = "Answers every frame with the same frame, body reversed, over TCP and UDP, and serves "
+                + "the RPC benchmark methods (bench.update, echo.reverse) and the agent on the RPC port. "
                 + "Port 0 binds an ephemeral port; -1 turns a listener off.")
 final class EchoServerCommand implements Callable<Integer> {
     private final SignalShutdown shutdown;
@@ -39,6 +44,15 @@ final class EchoServerCommand implements Callable<Integer> {
 
     @Option(names = "--udp-port", defaultValue = "7000", description = "UDP port (default: ${DEFAULT-VALUE}).")
     int udpPort;
+
+    @Option(names = "--rpc-port", defaultValue = "7100",
+            description = "RPC port: protobuf envelopes, 4-byte length field (default: ${DEFAULT-VALUE}).")
+    int rpcPort;
+
+    @Option(names = "--rpc-idle-timeout", defaultValue = "10m", converter = DurationConverter.class,
+            description = "Close an RPC connection with no frame for this long; agent clients hold theirs "
+                    + "open (default: ${DEFAULT-VALUE}).")
+    Duration rpcIdleTimeout;
 
     @Option(names = "--metrics-port", defaultValue = "9100", description = "Prometheus /metrics and /health HTTP port (default: ${DEFAULT-VALUE}).")
     int metricsPort;
@@ -78,6 +92,7 @@ final class EchoServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerConfig config = config();
+        ServerConfig rpcConfig = rpcConfig(config);
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
@@ -92,7 +107,18 @@ final class EchoServerCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
             MetricsEndpoint metrics = null;
+            RpcServer rpc = null;
             try {
+                if (rpcConfig != null) {
+                    try {
+                        RpcDispatcher methods = new RpcDispatcher();
+                        new BenchMethods().registerOn(methods);
+                        rpc = RpcServer.start(rpcConfig, RpcConfig.DEFAULTS, methods, registry);
+                    } catch (ServerStartException e) {
+                        spec.commandLine().getErr().println("echo-server: " + e.getMessage());
+                        return ExitCodes.FAILURE;
+                    }
+                }
                 if (metricsPort != ServerConfig.DISABLED) {
                     metrics = MetricsEndpoint.start(host, metricsPort, registry);
                 }
@@ -101,6 +127,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 if (server.udpAddress() != null) {
                     out.println("listening udp " + hostPort(server.udpAddress()));
+                }
+                if (rpc != null) {
+                    out.println("listening rpc " + hostPort(rpc.address()));
                 }
                 if (metrics != null) {
                     out.println("listening metrics http://" + hostPort(metrics.address()) + "/metrics");
@@ -112,6 +141,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             } finally {
                 server.close();
+                if (rpc != null) {
+                    rpc.close();
+                }
                 if (metrics != null) {
                     metrics.close();
                 }
@@ -142,6 +174,19 @@ final class EchoServerCommand implements Callable<Integer> {
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+    }
+
+    /** The RPC listener's config: the echo server's, on the RPC port with its own idle timeout; null if off. */
+    private ServerConfig rpcConfig(ServerConfig echo) {
+        if (rpcPort == ServerConfig.DISABLED) {
+            return null;
+        }
+        try {
+            return echo.toBuilder().tcpPort(rpcPort).udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
+                    .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage().replace("tcpPort", "rpcPort"));
         }
     }
 

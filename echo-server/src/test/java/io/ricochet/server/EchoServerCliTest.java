@@ -18,6 +18,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import com.google.protobuf.ByteString;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.rpc.RpcClient;
+import io.ricochet.rpc.RpcClientConfig;
+import io.ricochet.rpc.RpcClients;
+import io.ricochet.rpc.bench.BenchMethods;
+import io.ricochet.rpc.bench.proto.BenchMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,11 +37,13 @@ class EchoServerCliTest {
     @Test
     void printsListeningLinesServesAndExitsZeroOnSigterm() throws Exception {
         try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "0",
-                "--metrics-port", "0", "--idle-timeout", "5s")) {
+                "--rpc-port", "0", "--metrics-port", "0", "--idle-timeout", "5s")) {
             InetSocketAddress tcp = server.awaitListening("tcp");
             InetSocketAddress udp = server.awaitListening("udp");
+            InetSocketAddress rpc = server.awaitListening("rpc");
             InetSocketAddress metrics = server.awaitListening("metrics");
             assertEquals(List.of("listening tcp 127.0.0.1:" + tcp.getPort(), "listening udp 127.0.0.1:" + udp.getPort(),
+                    "listening rpc 127.0.0.1:" + rpc.getPort(),
                     "listening metrics http://127.0.0.1:" + metrics.getPort() + "/metrics"), server.stdoutLines());
 
             try (FrameClient client = new FrameClient(tcp, 2)) {
@@ -48,11 +58,26 @@ class EchoServerCliTest {
                 socket.receive(reply);
                 assertArrayEquals(Frames.encode(2, new byte[] {5, 4}), Arrays.copyOf(reply.getData(), reply.getLength()));
             }
+            try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry())) {
+                RpcClient client = clients.connect(rpc).get(10, TimeUnit.SECONDS);
+                BenchMessage sent = BenchMessage.newBuilder().setClientId(7).setSequence(9)
+                        .setBody(ByteString.copyFromUtf8("body")).build();
+                BenchMessage answer = BenchMessage.parseFrom(
+                        client.call(BenchMethods.UPDATE, sent.toByteString()).get(10, TimeUnit.SECONDS));
+                assertEquals(1, answer.getServerSequence());
+                assertTrue(answer.getServerReceiveTimeMicros() > 0);
+                assertEquals(sent, answer.toBuilder().clearServerSequence().clearServerReceiveTimeMicros().build());
+                assertEquals("olleh", client.call(BenchMethods.REVERSE, ByteString.copyFromUtf8("hello"))
+                        .get(10, TimeUnit.SECONDS).toStringUtf8());
+            }
             HttpResponse<String> scrape = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"tcp\"} 1.0"));
             assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"udp\"} 1.0"));
+            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"rpc\"} 2.0"), scrape.body());
+            assertTrue(scrape.body().contains(
+                    "ricochet_rpc_server_requests_seconds_count{method=\"bench.update\",status=\"OK\"} 1"), scrape.body());
 
             assertEquals(0, server.terminate(), server.stderr());
             assertTrue(server.stderr().contains("shut down"), server.stderr());

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +33,10 @@ final class EchoServerProcess implements AutoCloseable {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(EchoServerMain.class.getName());
+        if (Arrays.stream(args).noneMatch(a -> a.startsWith("--rpc-port"))) {
+            // Tests that are not about RPC must not depend on the default RPC port being free.
+            command.add("--rpc-port=-1");
+        }
         command.addAll(List.of(args));
         Path stderr = Files.createTempFile("echo-server", ".err");
         Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
