@@ -258,7 +258,8 @@ public final class RpcConnection {
         return config;
     }
 
-    EventLoop eventLoop() {
+    /** The event loop this connection's state and callbacks live on. */
+    public EventLoop eventLoop() {
         return session.eventLoop();
     }
 

@@ -101,10 +101,13 @@ public final class RicochetServer implements AutoCloseable {
     }
 
     private void bind(FrameHandler handler, MeterRegistry registry, String tcpMeterTag) {
-        Gauge.builder(MeterNames.SERVER_INFO, () -> 1)
-                .description("Constant 1; the io tag names the I/O transport in use")
-                .tag(MeterNames.TAG_IO, transport.kind().label())
-                .register(registry);
+        // A second server on the same registry (the RPC port) shares the gauge.
+        if (registry.find(MeterNames.SERVER_INFO).tag(MeterNames.TAG_IO, transport.kind().label()).gauge() == null) {
+            Gauge.builder(MeterNames.SERVER_INFO, () -> 1)
+                    .description("Constant 1; the io tag names the I/O transport in use")
+                    .tag(MeterNames.TAG_IO, transport.kind().label())
+                    .register(registry);
+        }
         if (config.tcpEnabled()) {
             TransportMeters tcpMeters = TransportMeters.register(registry, tcpMeterTag, connections::active);
             ServerBootstrap bootstrap = new ServerBootstrap()

@@ -8,24 +8,50 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.rpc.RpcConfig;
+import io.ricochet.rpc.RpcDispatcher;
+import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.bench.BenchMethods;
 import io.ricochet.transport.RicochetServer;
 import java.net.URI;
 import java.time.Duration;
 
-/** An echo server in this process, on ephemeral loopback ports, with its metrics endpoint to scrape. */
+/**
+ * An echo server in this process, on ephemeral loopback ports, with its metrics endpoint to scrape;
+ * for the RPC commands also the echo server's RPC port (benchmark methods and agent).
+ */
 final class EmbeddedTarget implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmProcessMetrics jvm = new JvmProcessMetrics();
     private final RicochetServer server;
+    private final RpcServer rpc;
     private final MetricsEndpoint metrics;
 
     EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout) {
+        this(lengthField, maxFrame, ioThreads, idleTimeout, false);
+    }
+
+    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc) {
         jvm.bindTo(registry);
-        server = RicochetServer.start(ServerConfig.builder()
+        ServerConfig config = ServerConfig.builder()
                 .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
                 .ioThreads(ioThreads).idleTimeout(idleTimeout).transport(TransportKind.AUTO)
-                .build(), new ReverseEchoHandler(), registry);
+                .build();
+        server = RicochetServer.start(config, new ReverseEchoHandler(), registry);
+        if (withRpc) {
+            RpcDispatcher methods = new RpcDispatcher();
+            new BenchMethods().registerOn(methods);
+            rpc = RpcServer.start(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build(), RpcConfig.DEFAULTS,
+                    methods, registry);
+        } else {
+            rpc = null;
+        }
         metrics = MetricsEndpoint.start("127.0.0.1", 0, registry);
+    }
+
+    /** The RPC port's address, or null if not started with one. */
+    java.net.InetSocketAddress rpcAddress() {
+        return rpc == null ? null : rpc.address();
     }
 
     RicochetServer server() {
@@ -39,12 +65,16 @@ final class EmbeddedTarget implements AutoCloseable {
     String describe() {
         return "no --target: started an embedded echo server, tcp " + server.tcpAddress().getHostString() + ":"
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
-                + server.udpAddress().getPort() + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl();
+                + server.udpAddress().getPort() + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
+                + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl();
     }
 
     @Override
     public void close() {
         server.close();
+        if (rpc != null) {
+            rpc.close();
+        }
         metrics.close();
         jvm.close();
     }

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         description = "Load tests for length-prefixed reversed-echo servers. Every reply is verified; latency "
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
-            SweepCommand.class, RampCommand.class, MassiveCommand.class})
+            SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
+            RegisterCommand.class})
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {

@@ -95,7 +95,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                 long received = stream.received.sum();
                 ServerSummary server = scraper == null ? null : new ServerSummary(scraper.uri().toString(),
                         max(cpuMax, after.cpu()), max(rssMax, after.rssBytes()), after.activeConnections(),
-                        after.framesSent() - before.framesSent());
+                        after.framesSent() - before.framesSent(), Double.NaN);
                 UdpStreamSummary summary = new UdpStreamSummary("udp-stream", target.udp().getHostString() + ":"
                         + target.udp().getPort(), stream.io().kind().label(), sockets, size, round(seconds), sent,
                         received, stream.bad.sum(), round(sent / seconds), round(received / seconds),

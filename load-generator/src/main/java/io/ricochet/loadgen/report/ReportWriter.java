@@ -52,9 +52,22 @@ public final class ReportWriter implements AutoCloseable {
         hlog.outputIntervalHistogram(histogram);
     }
 
-    public void summary(Summary summary) {
+    /** Writes {@code summary.json}: a {@link Summary}, {@link RpcSummary} or another command's summary record. */
+    public void summary(Object summary) {
         try {
             JSON.writeValue(dir.resolve("summary.json").toFile(), summary);
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes one more CSV file of the report, e.g. {@code clients.csv}. */
+    public void csv(String file, String header, java.util.List<String> rows) {
+        try {
+            java.util.List<String> lines = new java.util.ArrayList<>();
+            lines.add(header);
+            lines.addAll(rows);
+            Files.write(dir.resolve(file), lines, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }

@@ -5,10 +5,9 @@ import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.scrape.MetricsScraper;
+import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.stats.RunStats;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -23,11 +22,7 @@ public final class LoadRun {
     private final LoadSpec spec;
     private final RunOptions options;
     private final java.util.function.Function<LoadSpec, Load> factory;
-    private final MetricsScraper scraper;
-    private double cpuMax = Double.NaN;
-    private double rssMax = Double.NaN;
-    private double activeMax = Double.NaN;
-    private ServerSample last = ServerSample.NONE;
+    private final ServerWatch server;
 
     public LoadRun(LoadSpec spec, RunOptions options) {
         this(spec, options, EchoLoad::new);
@@ -37,7 +32,7 @@ public final class LoadRun {
         this.factory = factory;
         this.spec = spec;
         this.options = options;
-        this.scraper = options.scrape() == null ? null : new MetricsScraper(options.scrape());
+        this.server = new ServerWatch(options.scrape());
     }
 
     public Summary run() throws InterruptedException {
@@ -102,13 +97,13 @@ public final class LoadRun {
                     // The last interval is cut at the end or stretched by the drain: use its real length.
                     double elapsed = (System.nanoTime() - start) / 1e9;
                     double intervalSeconds = elapsed - previousElapsed;
-                    ServerSample server = sample();
+                    ServerSample serverNow = sample();
                     // The reported latency: corrected in open loop, from the actual send in closed loop.
                     Histogram primary = spec.openLoop() ? interval : intervalService;
                     IntervalRow row = new IntervalRow(elapsed, stats.openConnections.get(), delta.completed(), delta.ok(),
                             delta.bad(), delta.errors(), delta.completed() / intervalSeconds,
                             primary.getValueAtPercentile(50), primary.getValueAtPercentile(99), primary.getMaxValue(),
-                            server.cpu(), server.rssBytes());
+                            serverNow.cpu(), serverNow.rssBytes());
                     if (report != null) {
                         primary.setStartTimeStamp(startOfMeasurementMillis + (long) (previousElapsed * 1000));
                         primary.setEndTimeStamp(startOfMeasurementMillis + (long) (elapsed * 1000));
@@ -141,26 +136,7 @@ public final class LoadRun {
     }
 
     private ServerSample sample() {
-        if (scraper == null) {
-            return ServerSample.NONE;
-        }
-        try {
-            ServerSample s = scraper.sample();
-            cpuMax = max(cpuMax, s.cpu());
-            rssMax = max(rssMax, s.rssBytes());
-            activeMax = max(activeMax, s.activeConnections());
-            last = s;
-            return s;
-        } catch (IOException e) {
-            return ServerSample.NONE;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ServerSample.NONE;
-        }
-    }
-
-    private static double max(double a, double b) {
-        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+        return server.sample();
     }
 
     private void progress(String phase, double elapsed, RunStats stats, IntervalRow row) {
@@ -180,12 +156,7 @@ public final class LoadRun {
 
     private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,
             Histogram service, Histogram connect, ServerSample serverBase) {
-        ServerSummary server = null;
-        if (scraper != null) {
-            double framesSent = Double.isNaN(last.framesSent()) || Double.isNaN(serverBase.framesSent())
-                    ? Double.NaN : last.framesSent() - serverBase.framesSent();
-            server = new ServerSummary(scraper.uri().toString(), cpuMax, rssMax, activeMax, framesSent);
-        }
+        ServerSummary server = this.server.summary(serverBase);
         Throwable failure = load.firstFailure();
         return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
                 spec.protocol().tag(), load.io().kind().label(), total.completed(), spec.connections(), total.ok(),

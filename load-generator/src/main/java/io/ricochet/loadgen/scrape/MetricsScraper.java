@@ -34,6 +34,7 @@ public final class MetricsScraper {
         double rss = Double.NaN;
         double active = Double.NaN;
         double framesSent = Double.NaN;
+        double rpcRequests = Double.NaN;
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.charAt(0) == '#') {
                 continue;
@@ -43,12 +44,18 @@ public final class MetricsScraper {
                 case "process_cpu_usage" -> cpu = value(line);
                 case "process_memory_rss_bytes" -> rss = value(line);
                 case "ricochet_connections_active" -> active = add(active, value(line));
-                case "ricochet_frames_sent_total" -> framesSent = add(framesSent, value(line));
+                case "ricochet_frames_sent_total" -> {
+                    // The echo transports only: an RPC port's frames are requests of another kind.
+                    if (line.contains("transport=\"tcp\"") || line.contains("transport=\"udp\"")) {
+                        framesSent = add(framesSent, value(line));
+                    }
+                }
+                case "ricochet_rpc_server_requests_seconds_count" -> rpcRequests = add(rpcRequests, value(line));
                 default -> {
                 }
             }
         }
-        return new ServerSample(cpu, rss, active, framesSent);
+        return new ServerSample(cpu, rss, active, framesSent, rpcRequests);
     }
 
     private static String metricName(String line) {

@@ -7,8 +7,10 @@ package io.ricochet.loadgen.scrape;
  * @param cpu               {@code process_cpu_usage}: 0..1 of the whole machine
  * @param rssBytes          {@code process_memory_rss_bytes}
  * @param activeConnections {@code ricochet_connections_active}, summed over transports
- * @param framesSent        {@code ricochet_frames_sent_total}, summed over transports
+ * @param framesSent        {@code ricochet_frames_sent_total} of the echo transports (tcp, udp)
+ * @param rpcRequests       {@code ricochet_rpc_server_requests_seconds_count}, summed over methods and statuses
  */
-public record ServerSample(double cpu, double rssBytes, double activeConnections, double framesSent) {
-    public static final ServerSample NONE = new ServerSample(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+public record ServerSample(double cpu, double rssBytes, double activeConnections, double framesSent,
+        double rpcRequests) {
+    public static final ServerSample NONE = new ServerSample(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 }

@@ -1,0 +1,39 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.rpc.RegisterLoad;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "register", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "nbagent's registration test on --pairs of clients. A cycle: A registers a fresh URI at the "
+                + "agent, B calls it (A answers), A unregisters, B's next call must get NOT_FOUND. Latency per "
+                + "cycle and per step. --target is the RPC port.")
+final class RegisterCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--pairs", defaultValue = "10", description = "Client pairs (default: ${DEFAULT-VALUE}).")
+    int pairs;
+
+    @Option(names = "--cycles", defaultValue = "10000", description = "Cycles in all, split evenly (default: ${DEFAULT-VALUE}).")
+    long cycles;
+
+    @Option(names = "--size", defaultValue = "32", description = "Body bytes of each call (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--timeout", defaultValue = "10s", converter = Converters.DurationConverter.class,
+            description = "Deadline of each step (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, size, timeout, RegisterLoad::new);
+    }
+}

@@ -1,0 +1,42 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.rpc.UpdateLoad;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "rpc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "nbagent's RPC test: --clients connections call bench.update for --requests in all, "
+                + "--in-flight at a time each; every answer verified. --target is the RPC port.")
+final class RpcCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--clients", defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--requests", defaultValue = "200000", description = "Calls in all, split evenly (default: ${DEFAULT-VALUE}).")
+    long requests;
+
+    @Option(names = "--in-flight", defaultValue = "1",
+            description = "Calls each client keeps waiting, pipelined on its connection (default: ${DEFAULT-VALUE}).")
+    int inFlight;
+
+    @Option(names = "--size", defaultValue = "32", description = "Body bytes in each bench message (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--timeout", defaultValue = "10s", converter = Converters.DurationConverter.class,
+            description = "Deadline of each call (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, size, timeout, UpdateLoad::new);
+    }
+}

@@ -1,0 +1,94 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.report.RpcSummaryTable;
+import io.ricochet.loadgen.rpc.RpcBenchSpec;
+import io.ricochet.loadgen.rpc.RpcRun;
+import io.ricochet.loadgen.rpc.RpcWorkload;
+import io.ricochet.loadgen.scenario.RunOptions;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/** Runs the RPC commands: the target (the embedded server's RPC port by default), the run, the output, the exit status. */
+final class RpcScenarios {
+    private RpcScenarios() {
+    }
+
+    static int run(String command, CommandSpec commandSpec, CommonOptions common, int clients, long total,
+            int inFlight, int size, Duration timeout, Function<RpcBenchSpec, RpcWorkload> workload)
+            throws InterruptedException {
+        check(commandSpec, clients >= 1, "clients: " + clients + " (expected: >= 1)");
+        check(commandSpec, total >= 1, "requests: " + total + " (expected: >= 1)");
+        check(commandSpec, inFlight >= 1, "in-flight: " + inFlight + " (expected: >= 1)");
+        check(commandSpec, size >= 0 && size <= 1 << 20, "size: " + size + " (expected: 0..1048576)");
+        check(commandSpec, !timeout.isZero() && !timeout.isNegative(), "timeout: " + timeout + " (expected: > 0)");
+        PrintWriter out = commandSpec.commandLine().getOut();
+        PrintStream err = System.err;
+        EmbeddedTarget embedded = null;
+        try {
+            InetSocketAddress target = common.target;
+            URI scrape = common.scrape;
+            if (target == null) {
+                embedded = new EmbeddedTarget(LengthField.TWO, LengthField.TWO.defaultMaxFrame(), common.serverIoThreads,
+                        Duration.ofSeconds(30), true);
+                err.println(embedded.describe());
+                target = embedded.rpcAddress();
+                scrape = scrape != null ? scrape : embedded.metricsUri();
+            }
+            RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
+                    common.ioThreads);
+            RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec));
+            RpcSummary summary;
+            try (RpcWorkload load = workload.apply(spec)) {
+                summary = new RpcRun(spec, options, common.interval).run(load);
+            }
+            if (common.json) {
+                RunSupport.print(summary, true, out);
+            } else {
+                RpcSummaryTable.print(summary, out);
+            }
+            return exitStatus(summary, common.maxErrorRate);
+        } finally {
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+
+    private static void check(CommandSpec spec, boolean ok, String message) {
+        if (!ok) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + message);
+        }
+    }
+
+    static int exitStatus(RpcSummary s, double maxErrorRate) {
+        if (s.bad() > 0 || s.receivedOk() == 0) {
+            return ExitCodes.FAILED;
+        }
+        return s.errors() > maxErrorRate * s.requests() ? ExitCodes.FAILED : ExitCodes.OK;
+    }
+
+    static Map<String, Object> config(String command, RpcBenchSpec spec) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("command", command);
+        c.put("target", spec.target().getHostString() + ":" + spec.target().getPort());
+        c.put("clients", spec.clients());
+        c.put("total", spec.total());
+        c.put("in_flight", spec.inFlight());
+        c.put("size", spec.bodySize());
+        c.put("timeout_s", spec.timeout().toNanos() / 1e9);
+        c.put("seed", spec.seed());
+        c.put("io_threads", spec.ioThreads());
+        c.put("client_io", spec.io().label());
+        return c;
+    }
+}

@@ -1,0 +1,29 @@
+package io.ricochet.loadgen.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end of an {@code rpc} or {@code register} run, in nbagent's columns: number of requests,
+ * concurrency, received, received OK, total time, QPS and latency. For {@code register} a request is
+ * one cycle (register, call, unregister, call again), and {@code steps} has each step's latency.
+ */
+public record RpcSummary(
+        String command,
+        String target,
+        String io,
+        long requests,
+        int concurrency,
+        int inFlightPerClient,
+        long received,
+        long receivedOk,
+        long bad,
+        long errors,
+        double totalTimeS,
+        double qps,
+        LatencySummary latencyUs,
+        Map<String, LatencySummary> stepsLatencyUs,
+        List<ClientRow> clients,
+        ServerSummary server,
+        String firstError) {
+}

@@ -1,0 +1,27 @@
+package io.ricochet.loadgen.rpc;
+
+import io.ricochet.config.TransportKind;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * What an RPC benchmark runs.
+ *
+ * @param target      the RPC server or agent
+ * @param clients     connections, each its own client (for {@code register}: clients per role, so pairs)
+ * @param total       calls ({@code rpc}) or cycles ({@code register}), split evenly over the clients
+ * @param inFlight    calls each client keeps waiting at once (pipelined on its connection)
+ * @param bodySize    bytes of the body each call carries
+ * @param timeout     deadline of each call
+ * @param seed        seed of the bodies
+ * @param io          client I/O
+ * @param ioThreads   client event loops
+ */
+public record RpcBenchSpec(InetSocketAddress target, int clients, long total, int inFlight, int bodySize,
+        Duration timeout, long seed, TransportKind io, int ioThreads) {
+
+    /** Units of work of client {@code index}: an even split, the remainder to the first clients. */
+    public long shareOf(int index) {
+        return total / clients + (index < total % clients ? 1 : 0);
+    }
+}

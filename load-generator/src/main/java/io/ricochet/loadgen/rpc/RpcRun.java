@@ -1,0 +1,124 @@
+package io.ricochet.loadgen.rpc;
+
+import io.ricochet.loadgen.report.ClientRow;
+import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.scrape.ServerWatch;
+import io.ricochet.loadgen.stats.RunStats;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Drives an {@link RpcWorkload} to its end: every interval it swaps out the latency histogram, prints
+ * a progress line, writes the interval to the report and samples the server; then it builds the
+ * summary in nbagent's columns. Total time runs from the first call to the last answer.
+ */
+public final class RpcRun {
+    private final RpcBenchSpec spec;
+    private final RunOptions options;
+    private final ServerWatch server;
+    private final long intervalMillis;
+
+    public RpcRun(RpcBenchSpec spec, RunOptions options, java.time.Duration interval) {
+        this.spec = spec;
+        this.options = options;
+        this.intervalMillis = Math.max(1, interval.toMillis());
+        this.server = new ServerWatch(options.scrape());
+    }
+
+    public RpcSummary run(RpcWorkload workload) throws InterruptedException {
+        workload.connect();
+        Map<String, Object> config = new LinkedHashMap<>(options.config());
+        config.put("latency_kind", "closed_loop");
+        config.put("io", workload.io());
+        long startMillis = System.currentTimeMillis();
+        try (ReportWriter report = options.reportDir() == null ? null
+                : new ReportWriter(options.reportDir(), config, startMillis)) {
+            ServerSample base = server.sample();
+            Histogram total = RunStats.newHistogram();
+            long start = System.nanoTime();
+            CompletableFuture<Void> done = workload.start();
+            RpcWorkload.Counters counters = workload.counters();
+            long previousOk = 0;
+            long previousBad = 0;
+            long previousErrors = 0;
+            double previousElapsed = 0;
+            boolean finished = false;
+            while (!finished) {
+                finished = awaitInterval(done);
+                Histogram interval = workload.latency().getIntervalHistogram();
+                total.add(interval);
+                long ok = counters.ok.sum();
+                long bad = counters.bad.sum();
+                long errors = counters.errors.sum();
+                double elapsed = (System.nanoTime() - start) / 1e9;
+                long ended = ok - previousOk + bad - previousBad + errors - previousErrors;
+                ServerSample now = server.sample();
+                IntervalRow row = new IntervalRow(elapsed, spec.clients(), ended, ok - previousOk, bad - previousBad,
+                        errors - previousErrors, ended / (elapsed - previousElapsed), interval.getValueAtPercentile(50),
+                        interval.getValueAtPercentile(99), interval.getMaxValue(), now.cpu(), now.rssBytes());
+                if (report != null) {
+                    interval.setStartTimeStamp(startMillis + (long) (previousElapsed * 1000));
+                    interval.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
+                    report.interval(row, interval);
+                }
+                progress(elapsed, ok + bad + errors, workload.total(), row);
+                previousOk = ok;
+                previousBad = bad;
+                previousErrors = errors;
+                previousElapsed = elapsed;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long received = counters.received();
+            List<ClientRow> clients = workload.clients(seconds);
+            RpcSummary summary = new RpcSummary(options.command(), spec.target().getHostString() + ":"
+                    + spec.target().getPort(), workload.io(), workload.total(), spec.clients(), spec.inFlight(), received,
+                    counters.ok.sum(), counters.bad.sum(), counters.errors.sum(), round(seconds),
+                    round(counters.ok.sum() / seconds), LatencySummary.of(total), workload.steps(), clients,
+                    server.summary(base), workload.firstError());
+            if (report != null) {
+                report.summary(summary);
+                if (!clients.isEmpty()) {
+                    report.csv("clients.csv", ClientRow.CSV_HEADER, clients.stream().map(ClientRow::csv).toList());
+                }
+            }
+            return summary;
+        }
+    }
+
+    /** Waits one interval for the end; true if the work has ended. */
+    private boolean awaitInterval(CompletableFuture<Void> done) throws InterruptedException {
+        try {
+            done.get(intervalMillis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            // Each unit's failure is counted where it happens; the future itself only says "over".
+            return true;
+        }
+    }
+
+    private void progress(double elapsed, long received, long total, IntervalRow row) {
+        if (options.progress() == null) {
+            return;
+        }
+        options.progress().printf(Locale.ROOT, "[%6.1fs] received %,d/%,d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
+                elapsed, received, total, row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad());
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

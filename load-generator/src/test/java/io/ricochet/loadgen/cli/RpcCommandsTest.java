@@ -1,0 +1,85 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rpc and register commands against the embedded server's RPC port, every answer verified. */
+@Timeout(120)
+class RpcCommandsTest {
+
+    @Test
+    void rpcVerifiesEveryAnswerAndTheServerAgrees(@TempDir Path report) throws Exception {
+        Cli.Result r = Cli.run("rpc", "--clients", "5", "--requests", "2003", "--in-flight", "3", "--json",
+                "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(2003, s.get("requests").asLong());
+        assertEquals(2003, s.get("received").asLong());
+        assertEquals(2003, s.get("received_ok").asLong());
+        assertEquals(0, s.get("bad").asLong());
+        assertEquals(0, s.get("errors").asLong());
+        assertEquals(2003, s.get("latency_us").get("count").asLong());
+        assertEquals(2003.0, s.get("server").get("rpc_requests").asDouble());
+        JsonNode clients = s.get("clients");
+        assertEquals(5, clients.size());
+        long sum = 0;
+        for (JsonNode c : clients) {
+            sum += c.get("ok").asLong();
+            assertTrue(c.get("requests").asLong() == 400 || c.get("requests").asLong() == 401, c.toString());
+        }
+        assertEquals(2003, sum);
+        List<String> rows = Files.readAllLines(report.resolve("clients.csv"));
+        assertEquals(6, rows.size());
+        for (String file : List.of("summary.json", "intervals.csv", "latency.hlog", "config.json")) {
+            assertTrue(Files.size(report.resolve(file)) > 0, file);
+        }
+    }
+
+    @Test
+    void registerRunsFullCyclesThroughTheAgent() {
+        Cli.Result r = Cli.run("register", "--pairs", "3", "--cycles", "300", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(300, s.get("received_ok").asLong());
+        assertEquals(0, s.get("bad").asLong() + s.get("errors").asLong());
+        for (String step : List.of("register", "call", "unregister", "call_missing")) {
+            assertEquals(300, s.get("steps_latency_us").get(step).get("count").asLong(), step);
+        }
+        // Four server requests per cycle: register, the forwarded call, unregister, the missing call.
+        assertEquals(1200.0, s.get("server").get("rpc_requests").asDouble());
+    }
+
+    @Test
+    void tableHasNbagentColumns() {
+        Cli.Result r = Cli.run("rpc", "--clients", "2", "--requests", "100");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("requests concurrency     received  received_ok"), r.out());
+        assertTrue(r.out().contains("QPS   avg(us)    median       max       min       p99  srv_cpu srv_rss_MB"), r.out());
+    }
+
+    @Test
+    void anUnreachableTargetIsOneLineAndExitOne() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Cli.Result r = Cli.run("rpc", "--target", "127.0.0.1:" + port, "--requests", "10");
+        assertEquals(1, r.exit());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("cannot connect"), r.err());
+    }
+
+    @Test
+    void badCountsAreUsageErrors() {
+        assertEquals(2, Cli.run("rpc", "--clients", "0").exit());
+        assertEquals(2, Cli.run("register", "--cycles", "0").exit());
+    }
+}
