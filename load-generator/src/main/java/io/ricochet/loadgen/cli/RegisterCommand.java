@@ -32,8 +32,12 @@ final class RegisterCommand implements Callable<Integer> {
             description = "Deadline of each step (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(names = "--warmup", defaultValue = "0",
+            description = "Untimed cycles run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
+    long warmup;
+
     @Override
     public Integer call() throws Exception {
-        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, size, timeout, RegisterLoad::new);
+        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, size, timeout, warmup, RegisterLoad::new);
     }
 }

@@ -35,8 +35,12 @@ final class RpcCommand implements Callable<Integer> {
             description = "Deadline of each call (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(names = "--warmup", defaultValue = "0",
+            description = "Untimed requests run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
+    long warmup;
+
     @Override
     public Integer call() throws Exception {
-        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, size, timeout, UpdateLoad::new);
+        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, size, timeout, warmup, UpdateLoad::new);
     }
 }

@@ -24,8 +24,9 @@ final class RpcScenarios {
     }
 
     static int run(String command, CommandSpec commandSpec, CommonOptions common, int clients, long total,
-            int inFlight, int size, Duration timeout, Function<RpcBenchSpec, RpcWorkload> workload)
+            int inFlight, int size, Duration timeout, long warmup, Function<RpcBenchSpec, RpcWorkload> workload)
             throws InterruptedException {
+        check(commandSpec, warmup >= 0, "warmup: " + warmup + " (expected: >= 0)");
         check(commandSpec, clients >= 1, "clients: " + clients + " (expected: >= 1)");
         check(commandSpec, total >= 1, "requests: " + total + " (expected: >= 1)");
         check(commandSpec, inFlight >= 1, "in-flight: " + inFlight + " (expected: >= 1)");
@@ -46,6 +47,15 @@ final class RpcScenarios {
             }
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
                     common.ioThreads);
+            if (warmup > 0) {
+                // The same shape on its own connections; nothing of it is reported, and the server is sampled after it.
+                RpcBenchSpec warm = new RpcBenchSpec(target, clients, warmup, inFlight, size, timeout, common.seed + 1,
+                        common.io, common.ioThreads);
+                err.println("warmup: " + warmup + " calls, not counted");
+                try (RpcWorkload load = workload.apply(warm)) {
+                    new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
+                }
+            }
             RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec));
             RpcSummary summary;
             try (RpcWorkload load = workload.apply(spec)) {
