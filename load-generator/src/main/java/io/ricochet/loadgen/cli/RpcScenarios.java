@@ -51,7 +51,7 @@ final class RpcScenarios {
                 // The same shape on its own connections; nothing of it is reported, and the server is sampled after it.
                 RpcBenchSpec warm = new RpcBenchSpec(target, clients, warmup, inFlight, size, timeout, common.seed + 1,
                         common.io, common.ioThreads);
-                err.println("warmup: " + warmup + " calls, not counted");
+                err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls") + ", not counted");
                 try (RpcWorkload load = workload.apply(warm)) {
                     new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
                 }
