@@ -29,10 +29,10 @@ bench/baseline-comparison.sh "$SECS" | tee "$OUT/baseline.txt"
 echo "== transports end to end, and held connections per process"
 bench/transports-and-held.sh "$SECS" | tee "$OUT/transports-and-held.txt"
 
-echo "== generator heap per held connection"
 echo "== RPC against raw frames"
 bench/rpc-vs-echo.sh 1000000 1 2 4 | tee "$OUT/rpc-vs-echo.txt"
 
+echo "== generator heap per held connection"
 bench/generator-heap-per-connection.sh 100 | tee "$OUT/generator-heap-100.txt"
 bench/generator-heap-per-connection.sh 10100 | tee "$OUT/generator-heap-10100.txt"
 
