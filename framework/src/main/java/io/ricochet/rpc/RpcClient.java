@@ -108,6 +108,14 @@ public final class RpcClient implements AutoCloseable {
     }
 
     /**
+     * Serves {@code method} to the server at the other end of this connection, which may call it back
+     * (a controller calling its workers); not registered at any agent. False if already served.
+     */
+    public boolean handle(String method, RpcHandler handler) {
+        return served.register(method, handler);
+    }
+
+    /**
      * Serves {@code uri} through the agent: registers the handler here, then the route there. Fails with
      * {@code ALREADY_EXISTS} if another client owns it.
      */

@@ -7,6 +7,7 @@ import io.ricochet.loadgen.scenario.LoadRun;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
                 + "latency from connect to reply.")
-final class CrrCommand implements Callable<Integer> {
+final class CrrCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -31,6 +32,16 @@ final class CrrCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
         if (load.protocol != Protocol.TCP) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
         }
@@ -47,7 +58,7 @@ final class CrrCommand implements Callable<Integer> {
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), System.err)) {
             LoadSpec spec = builder.target(target.tcp()).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
-                    Scenarios.config("crr", spec)), CrrLoad::new).run();
+                    Scenarios.config("crr", spec), hooks), CrrLoad::new).run();
             RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());
             return RunSupport.exitStatus(summary, common.maxErrorRate);
         }

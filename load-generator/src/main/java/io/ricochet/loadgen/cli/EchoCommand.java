@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.LoadSpec;
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Stress test (FPNN TCPStressTest/UDPStressTest, the CFW echo test): connections x rate, "
                 + "pipelined, every reply verified.")
-final class EchoCommand implements Callable<Integer> {
+final class EchoCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -40,7 +41,17 @@ final class EchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
         return Scenarios.runEcho("echo", commandSpec, common, load, connections, connectRate, pipeline, rate,
-                perConnectionRate);
+                perConnectionRate, hooks);
     }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
             SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
-            RegisterCommand.class})
+            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class})
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
@@ -18,6 +18,8 @@ public final class LoadGeneratorMain implements Runnable {
 
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new LoadGeneratorMain());
+        // Everything after the controller's first positional (the scenario's name) belongs to the scenario.
+        cli.getSubcommands().get("controller").setStopAtPositional(true);
         cli.setParameterExceptionHandler((e, args) -> {
             e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
             return ExitCodes.USAGE;

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Spec;
         description = "Held connections (FPNN TCPMassiveConnectionsTest): ramp to --connections at --connect-rate, "
                 + "hold for --duration at --per-connection-rate; reports connects, connect time and echo latency. "
                 + "One process holds what its open-file limit allows; spread millions over workers.")
-final class MassiveCommand implements Callable<Integer> {
+final class MassiveCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -32,7 +33,17 @@ final class MassiveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
         return Scenarios.runEcho("massive", commandSpec, common, load, connections, connectRate, 1, 0,
-                perConnectionRate);
+                perConnectionRate, hooks);
     }
 }

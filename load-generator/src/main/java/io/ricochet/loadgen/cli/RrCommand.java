@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -8,7 +9,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "rr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_RR: one connection, one request in flight; QPS is round trips per second.")
-final class RrCommand implements Callable<Integer> {
+final class RrCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -18,6 +19,16 @@ final class RrCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return Scenarios.runEcho("rr", commandSpec, common, load, 1, 0, 1, 0, 0);
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
+        return Scenarios.runEcho("rr", commandSpec, common, load, 1, 0, 1, 0, 0, hooks);
     }
 }

@@ -47,8 +47,8 @@ final class RunSupport {
     }
 
     static int runAndReport(String command, LoadSpec spec, CommonOptions common, URI scrape, PrintWriter out,
-            PrintStream err, Map<String, Object> config) throws InterruptedException {
-        Summary summary = new LoadRun(spec, new RunOptions(command, scrape, common.report, err, config)).run();
+            PrintStream err, Map<String, Object> config, io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
+        Summary summary = new LoadRun(spec, new RunOptions(command, scrape, common.report, err, config, hooks)).run();
         print(summary, common.json, out);
         return exitStatus(summary, common.maxErrorRate);
     }

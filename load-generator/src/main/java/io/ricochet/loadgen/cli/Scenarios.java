@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.LoadSpec;
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -15,8 +16,8 @@ final class Scenarios {
     }
 
     static int runEcho(String command, CommandSpec commandSpec, CommonOptions common, LoadOptions load,
-            int connections, double connectRate, int pipeline, double rate, double perConnectionRate)
-            throws InterruptedException {
+            int connections, double connectRate, int pipeline, double rate, double perConnectionRate,
+            RunHooks hooks) throws InterruptedException {
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
         LoadSpec.Builder builder;
@@ -36,7 +37,7 @@ final class Scenarios {
         Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnectionRate > 0 ? 3 / perConnectionRate : 0)));
         try (RunSupport.Target target = RunSupport.target(common, load.field(), maxFrame, idle, err)) {
             LoadSpec spec = builder.target(target.address(load.protocol)).build();
-            return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec));
+            return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
         }
     }
 

@@ -49,6 +49,9 @@ public final class LoadRun {
             try (ReportWriter report = options.reportDir() == null ? null
                     : new ReportWriter(options.reportDir(), config, startMillis)) {
                 // Without warmup the server baseline precedes the first request, so ok and frames.sent match exactly.
+                if (!options.hooks().awaitStart()) {
+                    throw new IllegalStateException("the controller called the run off before it started");
+                }
                 ServerSample serverBase = spec.warmup().isZero() ? sample() : null;
                 load.start();
                 long warmupEnd = System.nanoTime() + spec.warmup().toNanos();
@@ -58,11 +61,13 @@ public final class LoadRun {
                 }
                 // Warmup traffic is not part of the result; without warmup everything since the start is.
                 RunStats.Counts base = RunStats.Counts.ZERO;
+                // Connects made during warmup belong to the run (a held-connection ramp is warmup): first interval.
+                Histogram warmupConnect = RunStats.newHistogram();
                 if (!spec.warmup().isZero()) {
                     // Server first, client right after: the two baselines differ only by what completes in between.
                     serverBase = sample();
                     // Latency from warmup is dropped; connect times are kept (a held-connection ramp is warmup).
-                    stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), connect);
+                    stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), warmupConnect);
                     base = stats.counts();
                 }
                 long start = System.nanoTime();
@@ -73,22 +78,31 @@ public final class LoadRun {
                 double previousElapsed = 0;
                 Histogram interval = RunStats.newHistogram();
                 Histogram intervalService = RunStats.newHistogram();
+                Histogram intervalConnect = RunStats.newHistogram();
+                long intervalIndex = 0;
                 boolean done = false;
                 while (!done) {
                     next += spec.interval().toNanos();
                     long wake = Math.min(next, end);
-                    while (System.nanoTime() < wake && !finishedByLimit(load, stats, base)) {
+                    while (System.nanoTime() < wake && !finishedByLimit(load, stats, base)
+                            && !options.hooks().stopRequested()) {
                         long pollMillis = spec.maxRequests() > 0 ? 1 : 50;
                         Thread.sleep(Math.max(1, Math.min(pollMillis, (wake - System.nanoTime()) / 1_000_000)));
                     }
-                    done = System.nanoTime() >= end || finishedByLimit(load, stats, base);
+                    done = System.nanoTime() >= end || finishedByLimit(load, stats, base)
+                            || options.hooks().stopRequested();
                     if (done) {
                         load.stopSending();
                         load.drain(spec.timeout());
                     }
                     interval.reset();
                     intervalService.reset();
-                    stats.drainInto(interval, intervalService, connect);
+                    intervalConnect.reset();
+                    stats.drainInto(interval, intervalService, intervalConnect);
+                    if (intervalIndex == 0) {
+                        intervalConnect.add(warmupConnect);
+                    }
+                    connect.add(intervalConnect);
                     corrected.add(interval);
                     service.add(intervalService);
                     RunStats.Counts now = stats.counts();
@@ -109,6 +123,10 @@ public final class LoadRun {
                         primary.setEndTimeStamp(startOfMeasurementMillis + (long) (elapsed * 1000));
                         report.interval(row, primary);
                     }
+                    options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
+                            startOfMeasurementMillis + (long) (previousElapsed * 1000),
+                            startOfMeasurementMillis + (long) (elapsed * 1000), stats.openConnections.get(), delta,
+                            primary, spec.openLoop() ? intervalService : null, intervalConnect));
                     previousElapsed = elapsed;
                     progress("run", elapsed, stats, row);
                 }
@@ -122,6 +140,7 @@ public final class LoadRun {
                 if (report != null) {
                     report.summary(summary);
                 }
+                options.hooks().finished(summary);
                 return summary;
             }
         }

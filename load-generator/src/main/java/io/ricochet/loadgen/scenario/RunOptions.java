@@ -7,7 +7,13 @@ import java.util.Map;
 
 /**
  * How a run reports: the command's name, where to scrape the server (may be null), the report
- * directory (may be null), where progress lines go (null: quiet), and the settings for config.json.
+ * directory (may be null), where progress lines go (null: quiet), the settings for config.json, and
+ * the hooks of a worker run ({@link RunHooks#NONE} stand-alone).
  */
-public record RunOptions(String command, URI scrape, Path reportDir, PrintStream progress, Map<String, Object> config) {
+public record RunOptions(String command, URI scrape, Path reportDir, PrintStream progress, Map<String, Object> config,
+        RunHooks hooks) {
+
+    public RunOptions(String command, URI scrape, Path reportDir, PrintStream progress, Map<String, Object> config) {
+        this(command, scrape, reportDir, progress, config, RunHooks.NONE);
+    }
 }

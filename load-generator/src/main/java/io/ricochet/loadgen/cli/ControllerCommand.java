@@ -1,0 +1,254 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.distributed.Controller;
+import io.ricochet.loadgen.distributed.ControllerSettings;
+import io.ricochet.loadgen.distributed.KubernetesExecutor;
+import io.ricochet.loadgen.distributed.KubernetesSettings;
+import io.ricochet.loadgen.distributed.LocalExecutor;
+import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.report.SummaryTable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+@Command(name = "controller", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs a scenario over --workers workers as one run: local worker JVMs (default) or a Kubernetes "
+                + "Indexed Job. Splits connections, rates and seeds, starts the workers together, merges their "
+                + "histograms exactly, and writes the usual report plus workers.csv. Controller options come "
+                + "first, then the scenario, e.g. controller --workers 4 echo --connections 8000 --duration 30s.")
+final class ControllerCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workers", required = true, description = "Workers to split the scenario over.")
+    int workers;
+
+    @Option(names = "--executor", defaultValue = "local",
+            description = "local (worker JVMs on this machine) or kubernetes (an Indexed Job) (default: ${DEFAULT-VALUE}).")
+    String executor;
+
+    @Option(names = "--weights", split = ",", description = "Relative share of each worker, e.g. 1,1,2 (default: equal).")
+    double[] weights;
+
+    @Option(names = "--start-timeout", defaultValue = "60s", converter = Converters.DurationConverter.class,
+            description = "How long the start barrier waits for every worker (default: ${DEFAULT-VALUE}).")
+    Duration startTimeout;
+
+    @Option(names = "--stall-timeout", converter = Converters.DurationConverter.class,
+            description = "A running worker silent this long has stopped reporting (default: 5 intervals + 10s).")
+    Duration stallTimeout;
+
+    @Option(names = "--bind", description = "Coordination endpoint address (default: 127.0.0.1 local, 0.0.0.0 kubernetes).")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "0", description = "Coordination port; 0 = ephemeral (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--advertise", description = "Host workers connect to (default: 127.0.0.1 local; $POD_IP kubernetes).")
+    String advertise;
+
+    @Option(names = "--worker-jvm-args", split = " ", description = "JVM options of local workers, space-separated.")
+    List<String> workerJvmArgs = List.of();
+
+    @CommandLine.ArgGroup(exclusive = false, heading = "Kubernetes executor:%n")
+    KubernetesOptions kubernetes = new KubernetesOptions();
+
+    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "The scenario and its options: echo, rr, crr or massive.")
+    List<String> scenario;
+
+    static final class KubernetesOptions {
+        @Option(names = "--namespace", description = "Namespace of the Job (default: the client's, from kubeconfig or the pod).")
+        String namespace;
+
+        @Option(names = "--image", defaultValue = "ricochet/load-generator:0.1.0",
+                description = "Worker image (default: ${DEFAULT-VALUE}).")
+        String image = "ricochet/load-generator:0.1.0";
+
+        @Option(names = "--job-name", description = "Name of the Job (default: ricochet-workers-<random>).")
+        String jobName;
+
+        @Option(names = "--keep", description = "Keep the Job after the run instead of deleting it.")
+        boolean keep;
+
+        @Option(names = "--ttl", defaultValue = "600", description = "ttlSecondsAfterFinished of the Job (default: ${DEFAULT-VALUE}).")
+        int ttlSeconds = 600;
+
+        @Option(names = "--worker-cpu", defaultValue = "1", description = "CPU request and limit per worker pod (default: ${DEFAULT-VALUE}).")
+        String cpu = "1";
+
+        @Option(names = "--worker-memory", defaultValue = "2Gi", description = "Memory request and limit per worker pod (default: ${DEFAULT-VALUE}).")
+        String memory = "2Gi";
+
+        @Option(names = "--instance", defaultValue = "default",
+                description = "app.kubernetes.io/instance label of the Job (default: ${DEFAULT-VALUE}).")
+        String instance = "default";
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        boolean onKubernetes = switch (executor) {
+            case "local" -> false;
+            case "kubernetes" -> true;
+            default -> throw usage("executor: " + executor + " (expected: local or kubernetes)");
+        };
+        if (workers < 1) {
+            throw usage("workers: " + workers + " (expected: >= 1)");
+        }
+        double[] shares = weights();
+        CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
+        ParseResult parsed;
+        try {
+            parsed = scenarioCli.parseArgs(scenario.toArray(String[]::new));
+        } catch (ParameterException e) {
+            throw usage("scenario: " + e.getMessage());
+        }
+        ParseResult sub = parsed.subcommand();
+        if (sub == null || !(sub.commandSpec().userObject() instanceof ScenarioCommand command)) {
+            throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr or massive)");
+        }
+        CommonOptions common = command.common();
+        EmbeddedTarget embedded = null;
+        try {
+            String target;
+            URI scrape = common.scrape;
+            if (common.target != null) {
+                target = common.target.getHostString() + ":" + common.target.getPort();
+            } else if (onKubernetes) {
+                throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
+            } else {
+                embedded = embeddedFor(sub);
+                err.println(embedded.describe());
+                target = embedded.server().tcpAddress().getHostString() + ":" + embedded.server().tcpAddress().getPort();
+                scrape = scrape != null ? scrape : embedded.metricsUri();
+            }
+            List<List<String>> shards;
+            try {
+                shards = ShardPlanner.plan(sub, shares, target);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+            Duration stall = stallTimeout != null ? stallTimeout : common.interval.multipliedBy(5).plusSeconds(10);
+            String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
+            String advertised = advertise != null ? advertise : onKubernetes ? podIp() : "127.0.0.1";
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("command", sub.commandSpec().name());
+            config.put("scenario", scenario);
+            config.put("target", target);
+            ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
+                    advertised, common.interval, startTimeout, stall, scrape, common.report, err, config);
+            try (Controller controller = new Controller(settings);
+                    WorkerExecutor workersExecutor = executor(common.report)) {
+                installStopSignals(controller);
+                DistributedSummary summary = controller.run(workersExecutor, executor);
+                PrintWriter out = spec.commandLine().getOut();
+                if (common.json) {
+                    RunSupport.print(summary, true, out);
+                } else {
+                    SummaryTable.print(summary.merged(), out);
+                    summary.workerRows().forEach(w -> out.printf("worker %d: %s %s, %d ok, %d errors%s%n", w.index(),
+                            w.state(), w.host(), w.ok(), w.errors(), w.reason().isEmpty() ? "" : ", " + w.reason()));
+                    out.flush();
+                }
+                if (!controller.allWorkersSucceeded()) {
+                    return ExitCodes.FAILED;
+                }
+                return RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
+            }
+        } finally {
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+
+    private WorkerExecutor executor(Path report) throws IOException {
+        if (executor.equals("local")) {
+            Path logs = report != null ? report.resolve("workers") : Files.createTempDirectory("ricochet-workers");
+            return new LocalExecutor(workers, workerJvmArgs, logs);
+        }
+        return new KubernetesExecutor(new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image,
+                workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep),
+                () -> new io.fabric8.kubernetes.client.KubernetesClientBuilder().build());
+    }
+
+    private String jobName() {
+        return kubernetes.jobName != null ? kubernetes.jobName
+                : "ricochet-workers-" + Long.toString(System.nanoTime() & 0xffffff, 36);
+    }
+
+    private double[] weights() {
+        if (weights == null) {
+            double[] equal = new double[workers];
+            Arrays.fill(equal, 1);
+            return equal;
+        }
+        if (weights.length != workers) {
+            throw usage("weights: " + weights.length + " values (expected: one per worker, " + workers + ")");
+        }
+        for (double w : weights) {
+            if (!(w > 0)) {
+                throw usage("weights: " + w + " (expected: > 0)");
+            }
+        }
+        return weights;
+    }
+
+    /** The embedded echo server for a local run without --target, sized like the scenario's own would be. */
+    private EmbeddedTarget embeddedFor(ParseResult sub) {
+        int width = sub.matchedOptionValue("--length-field", 2);
+        LengthField field = LengthField.ofWidth(width);
+        Converters.SizeRange size = sub.commandSpec().findOption("--size") == null ? null
+                : sub.commandSpec().findOption("--size").getValue();
+        int maxFrame = Math.max(field.defaultMaxFrame(), size == null ? 0 : size.max());
+        double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
+                : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
+        Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnection > 0 ? 3 / perConnection : 0)));
+        return new EmbeddedTarget(field, maxFrame, ((ScenarioCommand) sub.commandSpec().userObject()).common().serverIoThreads,
+                idle);
+    }
+
+    private static String podIp() {
+        String ip = System.getenv("POD_IP");
+        return ip != null ? ip : "127.0.0.1";
+    }
+
+    /** Ctrl-C or SIGTERM stops every worker and ends the run with what was measured; a second one exits. */
+    private static void installStopSignals(Controller controller) {
+        boolean[] seen = {false};
+        for (String name : List.of("INT", "TERM")) {
+            Signal.handle(new Signal(name), signal -> {
+                if (seen[0]) {
+                    System.exit(ExitCodes.FAILED);
+                }
+                seen[0] = true;
+                System.err.println("controller: stopping every worker (again to exit at once)");
+                controller.stop();
+            });
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), "invalid option value: " + message);
+    }
+}

@@ -1,0 +1,82 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.distributed.WorkerSession;
+import io.ricochet.loadgen.distributed.proto.Assignment;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+@Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "One worker of a distributed run: connects to the controller, receives its shard of the "
+                + "scenario, runs it when every worker is ready, streams each interval, exits. Started by the "
+                + "controller's executor, not by hand.")
+final class WorkerCommand implements Callable<Integer> {
+    static final String INDEX_ENV = "JOB_COMPLETION_INDEX";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--controller", required = true, converter = Converters.TargetConverter.class,
+            description = "The controller's coordination endpoint, HOST:PORT.")
+    InetSocketAddress controller;
+
+    @Option(names = "--index", description = "This worker's index; default: $" + INDEX_ENV + " (an Indexed Job's pod).")
+    Integer index;
+
+    @Option(names = "--connect-timeout", defaultValue = "120s", converter = Converters.DurationConverter.class,
+            description = "How long to keep trying to reach the controller (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    @Override
+    public Integer call() throws Exception {
+        int me = resolveIndex();
+        PrintStream log = System.err;
+        try (WorkerSession session = new WorkerSession(controller, me, log)) {
+            Assignment assignment = session.connect(connectTimeout);
+            log.println("worker " + me + " of " + assignment.getWorkers() + ": " + String.join(" ", assignment.getArgsList()));
+            CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
+            scenarioCli.setOut(new PrintWriter(log, true));
+            ScenarioCommand scenario;
+            try {
+                ParseResult parsed = scenarioCli.parseArgs(assignment.getArgsList().toArray(String[]::new));
+                scenario = (ScenarioCommand) parsed.subcommand().commandSpec().userObject();
+            } catch (ParameterException | ClassCastException | NullPointerException e) {
+                session.done(ExitCodes.USAGE, "shard not runnable: " + e.getMessage());
+                throw new ParameterException(spec.commandLine(), "shard not runnable: " + e.getMessage());
+            }
+            int exit;
+            try {
+                exit = scenario.run(session);
+            } catch (Exception e) {
+                session.done(ExitCodes.FAILED, e.getMessage() == null ? e.toString() : e.getMessage());
+                throw e;
+            }
+            session.done(exit, null);
+            return exit;
+        }
+    }
+
+    private int resolveIndex() {
+        if (index != null) {
+            return index;
+        }
+        String env = System.getenv(INDEX_ENV);
+        if (env == null) {
+            throw new ParameterException(spec.commandLine(), "worker index: neither --index nor $" + INDEX_ENV + " is set");
+        }
+        try {
+            return Integer.parseInt(env.trim());
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "worker index: $" + INDEX_ENV + "=" + env + " (expected: a number)");
+        }
+    }
+}

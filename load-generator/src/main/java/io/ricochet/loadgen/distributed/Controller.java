@@ -1,0 +1,407 @@
+package io.ricochet.loadgen.distributed;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.loadgen.distributed.proto.Assignment;
+import io.ricochet.loadgen.distributed.proto.Done;
+import io.ricochet.loadgen.distributed.proto.Hello;
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.WorkerRow;
+import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.scrape.ServerWatch;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.rpc.RpcConfig;
+import io.ricochet.rpc.RpcConnection;
+import io.ricochet.rpc.RpcDispatcher;
+import io.ricochet.rpc.RpcException;
+import io.ricochet.rpc.RpcHandler;
+import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcStatus;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one scenario over many workers as one run. It serves the coordination endpoint (the framework's
+ * RPC), hands each worker its shard, holds them at a start barrier, starts them together, merges the
+ * interval histograms they stream by adding them, and writes the same report as a single process,
+ * plus {@code workers.csv}. A worker that never connects, dies or stops reporting is named, in the
+ * live output and the report; the others' results are kept.
+ */
+public final class Controller implements AutoCloseable {
+    private static final long POLL_MILLIS = 100;
+
+    private final ControllerSettings settings;
+    private final WorkerStatus[] workers;
+    private final IntervalMerger merger = new IntervalMerger();
+    private final Histogram latency = RunStats.newHistogram();
+    private final Histogram service = RunStats.newHistogram();
+    private final Histogram connect = RunStats.newHistogram();
+    private final List<String> problems = new ArrayList<>();
+    private final ServerWatch server;
+    private final RpcServer endpoint;
+    private volatile boolean stopping;
+
+    public Controller(ControllerSettings settings) {
+        this.settings = settings;
+        this.workers = new WorkerStatus[settings.workers()];
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new WorkerStatus(i);
+        }
+        this.server = new ServerWatch(settings.scrape());
+        RpcDispatcher methods = new RpcDispatcher();
+        methods.register(Coordination.HELLO, handler(Hello::parseFrom, this::hello));
+        methods.register(Coordination.READY, handler(Ready::parseFrom, this::ready));
+        methods.register(Coordination.REPORT, handler(IntervalReport::parseFrom, this::report));
+        methods.register(Coordination.DONE, handler(Done::parseFrom, this::done));
+        // Reports carry compressed histograms; generous limits, a long idle timeout for long runs.
+        this.endpoint = RpcServer.start(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
+                .udpPort(ServerConfig.DISABLED).ioThreads(1).transport(TransportKind.AUTO)
+                .idleTimeout(Duration.ofHours(24)).build(), RpcConfig.builder().maxPayload(64 * 1024 * 1024).build(),
+                methods, new SimpleMeterRegistry());
+    }
+
+    /** The coordination endpoint's bound address. */
+    public InetSocketAddress address() {
+        return endpoint.address();
+    }
+
+    /** The address workers are told to connect to. */
+    public InetSocketAddress advertised() {
+        return InetSocketAddress.createUnresolved(settings.advertise(), address().getPort());
+    }
+
+    private interface Parser<T> {
+        T parse(ByteString bytes) throws InvalidProtocolBufferException;
+    }
+
+    private interface Action<T> {
+        ByteString apply(T message, RpcConnection from);
+    }
+
+    private <T> RpcHandler handler(Parser<T> parser, Action<T> action) {
+        return request -> {
+            try {
+                return CompletableFuture.completedFuture(action.apply(parser.parse(request.payload()), request.caller()));
+            } catch (InvalidProtocolBufferException e) {
+                throw new RpcException(RpcStatus.INVALID_ARGUMENT, e.getMessage());
+            }
+        };
+    }
+
+    private synchronized ByteString hello(Hello hello, RpcConnection from) {
+        WorkerStatus w = worker(hello.getIndex());
+        if (w.state != WorkerState.PENDING) {
+            throw new RpcException(RpcStatus.ALREADY_EXISTS, "worker " + hello.getIndex() + " is already " + w.state);
+        }
+        w.state = WorkerState.CONNECTED;
+        w.host = hello.getHost() + "/" + hello.getPid();
+        w.connection = from;
+        return Assignment.newBuilder().setIndex(w.index).setWorkers(workers.length)
+                .addAllArgs(settings.shards().get(w.index)).setStartTimeoutMillis(settings.startTimeout().toMillis())
+                .build().toByteString();
+    }
+
+    private synchronized ByteString ready(Ready ready, RpcConnection from) {
+        WorkerStatus w = worker(ready.getIndex());
+        if (w.state == WorkerState.CONNECTED) {
+            w.state = WorkerState.READY;
+        }
+        return ByteString.EMPTY;
+    }
+
+    private synchronized ByteString report(IntervalReport r, RpcConnection from) {
+        WorkerStatus w = worker(r.getIndex());
+        long now = System.nanoTime();
+        w.lastReportNanos = now;
+        w.intervals++;
+        w.ok += r.getOk();
+        w.bad += r.getBad();
+        w.errors += r.getErrors();
+        w.late += r.getLate();
+        w.okBytes += r.getOkBytes();
+        w.connects += r.getConnects();
+        w.connectFailures += r.getConnectFailures();
+        w.openConnections = r.getOpenConnections();
+        HistogramCodec.addTo(r.getLatency(), w.latency);
+        HistogramCodec.addTo(r.getLatency(), latency);
+        HistogramCodec.addTo(r.getService(), service);
+        HistogramCodec.addTo(r.getConnect(), connect);
+        merger.add(r, now);
+        return ByteString.EMPTY;
+    }
+
+    private synchronized ByteString done(Done done, RpcConnection from) {
+        WorkerStatus w = worker(done.getIndex());
+        w.exitCode = done.getExitCode();
+        if (!done.getSummaryJson().isEmpty()) {
+            try {
+                w.summary = ReportWriter.JSON.readValue(done.getSummaryJson(), Summary.class);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new RpcException(RpcStatus.INVALID_ARGUMENT, "summary: " + e.getOriginalMessage());
+            }
+        }
+        if (w.summary == null) {
+            fail(w, "did not run: " + done.getError());
+        } else {
+            w.state = WorkerState.DONE;
+            if (!done.getError().isEmpty()) {
+                w.reason = done.getError();
+            }
+        }
+        return ByteString.EMPTY;
+    }
+
+    private WorkerStatus worker(int index) {
+        if (index < 0 || index >= workers.length) {
+            throw new RpcException(RpcStatus.INVALID_ARGUMENT, "worker index " + index + " (expected: 0.." + (workers.length - 1) + ")");
+        }
+        return workers[index];
+    }
+
+    private void fail(WorkerStatus w, String why) {
+        if (!w.state.terminal()) {
+            w.fail(why);
+            String line = "worker " + w.index + " FAILED: " + why;
+            problems.add(line);
+            settings.progress().println(line);
+        }
+    }
+
+    /** Stops the run from another thread (Ctrl-C): workers are told to stop and the run ends with what it has. */
+    public void stop() {
+        stopping = true;
+        synchronized (this) {
+            for (WorkerStatus w : workers) {
+                if (w.connection != null && w.connection.isOpen()) {
+                    w.connection.call(Coordination.STOP, ByteString.EMPTY, Duration.ofSeconds(5));
+                }
+            }
+        }
+    }
+
+    /** Runs the scenario on {@code executor}'s workers to the end; the summary and each worker's state. */
+    public DistributedSummary run(WorkerExecutor executor, String executorName) throws Exception {
+        Map<String, Object> config = new LinkedHashMap<>(settings.config());
+        config.put("workers", workers.length);
+        config.put("executor", executorName);
+        config.put("shards", settings.shards());
+        long startMillis = System.currentTimeMillis();
+        try (ReportWriter report = settings.reportDir() == null ? null
+                : new ReportWriter(settings.reportDir(), config, startMillis)) {
+            executor.launch(advertised());
+            settings.progress().println("controller: " + workers.length + " workers launched (" + executorName
+                    + "), coordination on " + address().getHostString() + ":" + address().getPort()
+                    + ", advertised as " + settings.advertise() + ":" + address().getPort());
+            ServerSample base = server.sample();
+            if (!awaitBarrier(executor)) {
+                stop();
+                settings.progress().println("controller: start barrier failed; no load was sent");
+                return finish(report, base, 0, executorName);
+            }
+            long start = System.nanoTime();
+            synchronized (this) {
+                for (WorkerStatus w : workers) {
+                    w.state = WorkerState.RUNNING;
+                    w.lastReportNanos = start;
+                    w.connection.call(Coordination.START, ByteString.EMPTY, Duration.ofSeconds(10));
+                }
+            }
+            settings.progress().println("controller: all " + workers.length + " workers ready; started");
+            while (!allTerminal()) {
+                Thread.sleep(POLL_MILLIS);
+                watch(executor);
+                emitIntervals(report, false);
+            }
+            emitIntervals(report, true);
+            return finish(report, base, (System.nanoTime() - start) / 1e9, executorName);
+        }
+    }
+
+    private boolean awaitBarrier(WorkerExecutor executor) throws InterruptedException {
+        long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        while (System.nanoTime() < deadline) {
+            watch(executor);
+            synchronized (this) {
+                boolean allReady = true;
+                for (WorkerStatus w : workers) {
+                    if (w.state == WorkerState.FAILED) {
+                        return false;
+                    }
+                    allReady &= w.state == WorkerState.READY;
+                }
+                if (allReady) {
+                    return true;
+                }
+            }
+            if (stopping) {
+                return false;
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+        synchronized (this) {
+            List<String> late = new ArrayList<>();
+            for (WorkerStatus w : workers) {
+                if (w.state != WorkerState.READY) {
+                    late.add(w.index + " (" + (w.state == WorkerState.PENDING ? "never connected" : w.state.name().toLowerCase(Locale.ROOT)) + ")");
+                }
+            }
+            String message = "start barrier timed out after " + settings.startTimeout() + ": worker" + (late.size() > 1 ? "s " : " ")
+                    + String.join(", ", late) + " not ready";
+            problems.add(message);
+            settings.progress().println("controller: " + message);
+            for (WorkerStatus w : workers) {
+                if (w.state != WorkerState.READY) {
+                    w.fail(w.state == WorkerState.PENDING ? "never connected" : "not ready at the start barrier");
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Marks workers that died (connection lost, executor says so) or went silent. */
+    private void watch(WorkerExecutor executor) {
+        Map<Integer, String> failed = executor.poll();
+        long now = System.nanoTime();
+        synchronized (this) {
+            failed.forEach((index, why) -> fail(workers[index], why));
+            for (WorkerStatus w : workers) {
+                if (w.state.terminal()) {
+                    continue;
+                }
+                if (w.connection != null && !w.connection.isOpen()) {
+                    fail(w, "connection lost (the worker died or was killed)");
+                } else if (w.state == WorkerState.RUNNING && now - w.lastReportNanos > settings.stallTimeout().toNanos()) {
+                    fail(w, "stopped reporting: nothing for " + settings.stallTimeout());
+                    if (w.connection != null) {
+                        w.connection.close();
+                    }
+                }
+            }
+        }
+    }
+
+    private synchronized boolean allTerminal() {
+        for (WorkerStatus w : workers) {
+            if (!w.state.terminal()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void emitIntervals(ReportWriter report, boolean flush) {
+        Set<Integer> running = new HashSet<>();
+        for (WorkerStatus w : workers) {
+            if (w.state == WorkerState.RUNNING) {
+                running.add(w.index);
+            }
+        }
+        long overdue = settings.interval().toNanos() * 2 + 1_000_000_000L;
+        IntervalMerger.Merged m;
+        while ((m = merger.poll(running, System.nanoTime(), overdue, flush)) != null) {
+            double seconds = Math.max(1e-3, (m.endMillis - m.startMillis) / 1000.0);
+            ServerSample now = server.sample();
+            IntervalRow row = new IntervalRow(m.elapsedS, m.openConnections, m.completed(), m.ok, m.bad, m.errors,
+                    m.completed() / seconds, m.latency.getValueAtPercentile(50), m.latency.getValueAtPercentile(99),
+                    m.latency.getMaxValue(), now.cpu(), now.rssBytes());
+            if (report != null) {
+                m.latency.setStartTimeStamp(m.startMillis);
+                m.latency.setEndTimeStamp(m.endMillis);
+                report.interval(row, m.latency);
+            }
+            settings.progress().printf(Locale.ROOT,
+                    "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
+                    m.elapsedS, m.reporters.size(), workers.length, m.openConnections, row.qps(), row.p50Us(),
+                    row.p99Us(), m.errors, m.bad);
+        }
+    }
+
+    private synchronized DistributedSummary finish(ReportWriter report, ServerSample base, double elapsed,
+            String executorName) {
+        long ok = 0;
+        long bad = 0;
+        long errors = 0;
+        long late = 0;
+        long okBytes = 0;
+        long connectFailures = 0;
+        int connections = 0;
+        double duration = 0;
+        Summary first = null;
+        String firstError = null;
+        List<WorkerRow> rows = new ArrayList<>();
+        for (WorkerStatus w : workers) {
+            ok += w.ok;
+            bad += w.bad;
+            errors += w.errors;
+            late += w.late;
+            okBytes += w.okBytes;
+            connectFailures += w.connectFailures;
+            if (w.summary != null) {
+                first = first == null ? w.summary : first;
+                connections += w.summary.connections();
+                duration = Math.max(duration, w.summary.durationS());
+                if (firstError == null && w.summary.firstError() != null) {
+                    firstError = "worker " + w.index + ": " + w.summary.firstError();
+                }
+            }
+            if (firstError == null && w.state == WorkerState.FAILED) {
+                firstError = "worker " + w.index + ": " + w.reason;
+            }
+            rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.ok, w.bad, w.errors, w.intervals,
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99), w.exitCode, w.reason));
+        }
+        if (duration == 0) {
+            duration = Math.max(elapsed, 1e-3);
+        }
+        long completed = ok + bad + errors;
+        String kind = first == null ? "closed_loop" : first.latencyKind();
+        boolean open = kind.equals("corrected");
+        Summary merged = new Summary(settings.command(), settings.target(), first == null ? "tcp" : first.transport(),
+                first == null ? "-" : first.io(), completed, connections, ok, bad, errors, late, connectFailures,
+                round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
+                open ? LatencySummary.of(service) : null, LatencySummary.of(connect), server.summary(base), firstError);
+        DistributedSummary summary = new DistributedSummary(merged, workers.length, executorName, rows, List.copyOf(problems));
+        if (report != null) {
+            report.summary(merged);
+            report.csv("workers.csv", WorkerRow.CSV_HEADER, rows.stream().map(WorkerRow::csv).toList());
+        }
+        return summary;
+    }
+
+    /** True if every worker ran to the end and exited cleanly. */
+    public synchronized boolean allWorkersSucceeded() {
+        for (WorkerStatus w : workers) {
+            if (w.state != WorkerState.DONE || w.exitCode > 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+}

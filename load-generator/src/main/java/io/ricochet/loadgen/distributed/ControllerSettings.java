@@ -1,0 +1,34 @@
+package io.ricochet.loadgen.distributed;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link Controller} runs and how.
+ *
+ * @param command      the scenario's name
+ * @param target       the target every worker loads, HOST:PORT
+ * @param shards       each worker's command line
+ * @param bindHost     address of the coordination endpoint
+ * @param port         its port, 0 for an ephemeral one
+ * @param advertise    the host workers connect to
+ * @param interval     the scenario's interval
+ * @param startTimeout how long the start barrier waits for every worker
+ * @param stallTimeout a running worker silent this long has stopped reporting
+ * @param scrape       the server's metrics, or null
+ * @param reportDir    the report directory, or null
+ * @param progress     where live lines go
+ * @param config       the settings written to config.json
+ */
+public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
+        String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, URI scrape, Path reportDir,
+        PrintStream progress, Map<String, Object> config) {
+
+    public int workers() {
+        return shards.size();
+    }
+}

@@ -1,0 +1,20 @@
+package io.ricochet.loadgen.distributed;
+
+/** The RPC methods of a distributed run. */
+public final class Coordination {
+    /** Worker → controller: who I am; answers the worker's {@code Assignment}. */
+    public static final String HELLO = "worker.hello";
+    /** Worker → controller: my shard is parsed and I wait at the start barrier. */
+    public static final String READY = "worker.ready";
+    /** Worker → controller: one interval's counters and histograms. */
+    public static final String REPORT = "worker.report";
+    /** Worker → controller: my run is over, with my summary. */
+    public static final String DONE = "worker.done";
+    /** Controller → worker: every worker is ready; go. */
+    public static final String START = "worker.start";
+    /** Controller → worker: stop now (Ctrl-C on the controller, or the run is abandoned). */
+    public static final String STOP = "worker.stop";
+
+    private Coordination() {
+    }
+}

@@ -1,0 +1,80 @@
+package io.ricochet.loadgen.distributed;
+
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.stats.RunStats;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Merges the workers' interval reports into the run's intervals, by interval number. Histograms are
+ * added, never averaged, so every merged percentile is exact. An interval is complete when every
+ * worker still running has reported it, or when it is overdue; a report that comes after its interval
+ * was emitted joins the next one, so nothing is dropped. Not thread-safe: the controller holds its lock.
+ */
+final class IntervalMerger {
+    /** One merged interval. */
+    static final class Merged {
+        final long interval;
+        final Set<Integer> reporters = new HashSet<>();
+        final Histogram latency = RunStats.newHistogram();
+        final Histogram service = RunStats.newHistogram();
+        final Histogram connect = RunStats.newHistogram();
+        final long firstSeenNanos;
+        double elapsedS;
+        long startMillis = Long.MAX_VALUE;
+        long endMillis;
+        int openConnections;
+        long ok;
+        long bad;
+        long errors;
+        long okBytes;
+
+        Merged(long interval, long nowNanos) {
+            this.interval = interval;
+            this.firstSeenNanos = nowNanos;
+        }
+
+        long completed() {
+            return ok + bad + errors;
+        }
+    }
+
+    private final TreeMap<Long, Merged> pending = new TreeMap<>();
+    private long nextToEmit;
+
+    void add(IntervalReport report, long nowNanos) {
+        long slot = Math.max(report.getInterval(), nextToEmit);
+        Merged m = pending.computeIfAbsent(slot, k -> new Merged(k, nowNanos));
+        m.reporters.add(report.getIndex());
+        m.elapsedS = Math.max(m.elapsedS, report.getElapsedS());
+        m.startMillis = Math.min(m.startMillis, report.getStartMillis());
+        m.endMillis = Math.max(m.endMillis, report.getEndMillis());
+        m.openConnections += report.getOpenConnections();
+        m.ok += report.getOk();
+        m.bad += report.getBad();
+        m.errors += report.getErrors();
+        m.okBytes += report.getOkBytes();
+        HistogramCodec.addTo(report.getLatency(), m.latency);
+        HistogramCodec.addTo(report.getService(), m.service);
+        HistogramCodec.addTo(report.getConnect(), m.connect);
+    }
+
+    /**
+     * The next interval if it is complete: reported by all of {@code running}, or waiting longer than
+     * {@code overdueNanos}; else null. With {@code flush}, whatever is pending.
+     */
+    Merged poll(Set<Integer> running, long nowNanos, long overdueNanos, boolean flush) {
+        Merged next = pending.isEmpty() ? null : pending.firstEntry().getValue();
+        if (next == null) {
+            return null;
+        }
+        if (flush || next.reporters.containsAll(running) || nowNanos - next.firstSeenNanos > overdueNanos) {
+            pending.pollFirstEntry();
+            nextToEmit = next.interval + 1;
+            return next;
+        }
+        return null;
+    }
+}

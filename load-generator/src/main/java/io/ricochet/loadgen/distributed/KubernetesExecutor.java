@@ -1,0 +1,195 @@
+package io.ricochet.loadgen.distributed;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.PodResource;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Runs the workers as a Kubernetes Indexed Job through the Fabric8 client (kubeconfig or the pod's
+ * service account). It watches the Job's pods with an informer and reports pods that cannot be
+ * scheduled, cannot pull their image, crash or exit non-zero (with the tail of their log), and deletes
+ * the Job when the run ends unless told to keep it. Everything it calls is in {@link #PERMISSIONS},
+ * which the Role in k8s/ grants exactly.
+ */
+public final class KubernetesExecutor implements WorkerExecutor {
+    /** resource → verbs this executor uses; k8s/load-controller/role.yaml must grant exactly these. */
+    public static final Map<String, Set<String>> PERMISSIONS = Map.of(
+            "jobs", Set.of("create", "get", "list", "watch", "delete"),
+            "pods", Set.of("get", "list", "watch"),
+            "pods/log", Set.of("get"));
+    private static final Set<String> STUCK = Set.of("CrashLoopBackOff", "ErrImagePull", "ImagePullBackOff",
+            "CreateContainerConfigError", "CreateContainerError", "InvalidImageName");
+    private static final long JOB_CHECK_NANOS = 1_000_000_000L;
+
+    private final KubernetesSettings settings;
+    private final Supplier<KubernetesClient> clients;
+    private final Map<Integer, String> problems = new ConcurrentHashMap<>();
+    private final Set<Integer> reported = new HashSet<>();
+    private KubernetesClient client;
+    private String namespace;
+    private SharedIndexInformer<Pod> informer;
+    private long lastJobCheck;
+
+    public KubernetesExecutor(KubernetesSettings settings, Supplier<KubernetesClient> clients) {
+        this.settings = settings;
+        this.clients = clients;
+    }
+
+    @Override
+    public void launch(InetSocketAddress controller) {
+        client = clients.get();
+        namespace = settings.namespace() != null ? settings.namespace() : client.getNamespace();
+        if (namespace == null) {
+            namespace = "default";
+        }
+        Job job = JobFactory.build(settings, controller, System.getenv("POD_NAME"), System.getenv("POD_UID"));
+        client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+        informer = client.pods().inNamespace(namespace).withLabel(JobFactory.LABEL_RUN, settings.jobName())
+                .inform(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Pod pod) {
+                        inspect(pod);
+                    }
+
+                    @Override
+                    public void onUpdate(Pod old, Pod pod) {
+                        inspect(pod);
+                    }
+
+                    @Override
+                    public void onDelete(Pod pod, boolean unknownFinalState) {
+                    }
+                });
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    private void inspect(Pod pod) {
+        Integer index = index(pod);
+        if (index == null || problems.containsKey(index)) {
+            return;
+        }
+        String why = problem(pod);
+        if (why != null) {
+            problems.put(index, "pod " + pod.getMetadata().getName() + " " + why + logTail(pod));
+        }
+    }
+
+    /** Why {@code pod} will not run its worker to the end, or null if nothing is wrong (yet). */
+    static String problem(Pod pod) {
+        if (pod.getStatus() == null) {
+            return null;
+        }
+        for (PodCondition c : nonNull(pod.getStatus().getConditions())) {
+            if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason())) {
+                return "cannot be scheduled: " + c.getMessage();
+            }
+        }
+        for (ContainerStatus cs : nonNull(pod.getStatus().getContainerStatuses())) {
+            if (cs.getState() == null) {
+                continue;
+            }
+            if (cs.getState().getWaiting() != null && STUCK.contains(cs.getState().getWaiting().getReason())) {
+                return "is stuck: " + cs.getState().getWaiting().getReason() + " " + Objects.toString(cs.getState().getWaiting().getMessage(), "");
+            }
+            if (cs.getState().getTerminated() != null && cs.getState().getTerminated().getExitCode() != null
+                    && cs.getState().getTerminated().getExitCode() > 1) {
+                return "exited with status " + cs.getState().getTerminated().getExitCode() + " ("
+                        + cs.getState().getTerminated().getReason() + ")";
+            }
+        }
+        if ("Failed".equals(pod.getStatus().getPhase())) {
+            return "failed: " + Objects.toString(pod.getStatus().getReason(), "") + " " + Objects.toString(pod.getStatus().getMessage(), "");
+        }
+        return null;
+    }
+
+    private String logTail(Pod pod) {
+        try {
+            PodResource resource = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName());
+            if (resource.get() == null) {
+                return "";
+            }
+            String log = resource.tailingLines(5).getLog();
+            return log == null || log.isBlank() ? "" : "; last log lines: " + log.strip().replace('\n', '|');
+        } catch (KubernetesClientException e) {
+            return "";
+        }
+    }
+
+    private static Integer index(Pod pod) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String value = annotations == null ? null : annotations.get(JobFactory.INDEX_ANNOTATION);
+        if (value == null && pod.getMetadata().getLabels() != null) {
+            value = pod.getMetadata().getLabels().get(JobFactory.INDEX_ANNOTATION);
+        }
+        try {
+            return value == null ? null : Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static <T> List<T> nonNull(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    @Override
+    public Map<Integer, String> poll() {
+        long now = System.nanoTime();
+        if (client != null && now - lastJobCheck > JOB_CHECK_NANOS) {
+            lastJobCheck = now;
+            Job job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName()).get();
+            if (job == null) {
+                for (int i = 0; i < settings.workers(); i++) {
+                    problems.putIfAbsent(i, "Job " + settings.jobName() + " was deleted");
+                }
+            }
+        }
+        Map<Integer, String> fresh = new HashMap<>();
+        problems.forEach((index, why) -> {
+            if (reported.add(index)) {
+                fresh.put(index, why);
+            }
+        });
+        return fresh;
+    }
+
+    @Override
+    public void close() {
+        if (client == null) {
+            return;
+        }
+        if (informer != null) {
+            informer.close();
+        }
+        if (!settings.keep()) {
+            var job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName());
+            job.withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+            try {
+                job.waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
+            } catch (KubernetesClientException e) {
+                // Deletion continues in the cluster; the run's result does not depend on it.
+            }
+        }
+        client.close();
+    }
+}

@@ -1,0 +1,87 @@
+package io.ricochet.loadgen.distributed;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs each worker as a JVM on this machine (the same classpath, {@code worker --index i}), each
+ * within its own open-file limit, logging to {@code worker-<i>.log} in {@code logDir}.
+ */
+public final class LocalExecutor implements WorkerExecutor {
+    private final int workers;
+    private final List<String> jvmArgs;
+    private final Path logDir;
+    private final List<Process> processes = new ArrayList<>();
+    private final boolean[] reported;
+
+    public LocalExecutor(int workers, List<String> jvmArgs, Path logDir) {
+        this.workers = workers;
+        this.jvmArgs = jvmArgs;
+        this.logDir = logDir;
+        this.reported = new boolean[workers];
+    }
+
+    @Override
+    public void launch(InetSocketAddress controller) throws IOException {
+        Files.createDirectories(logDir);
+        for (int i = 0; i < workers; i++) {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmArgs);
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add("io.ricochet.loadgen.cli.LoadGeneratorMain");
+            command.add("worker");
+            command.add("--controller=" + controller.getHostString() + ":" + controller.getPort());
+            command.add("--index=" + i);
+            Path log = log(i);
+            processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        }
+    }
+
+    public Path log(int index) {
+        return logDir.resolve("worker-" + index + ".log");
+    }
+
+    /** The worker processes, for tests that kill one. */
+    public List<Process> processes() {
+        return List.copyOf(processes);
+    }
+
+    @Override
+    public Map<Integer, String> poll() {
+        Map<Integer, String> problems = new HashMap<>();
+        for (int i = 0; i < processes.size(); i++) {
+            Process p = processes.get(i);
+            if (!reported[i] && !p.isAlive() && p.exitValue() != 0) {
+                reported[i] = true;
+                problems.put(i, "process " + p.pid() + " exited with status " + p.exitValue() + " (log: " + log(i) + ")");
+            }
+        }
+        return problems;
+    }
+
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                    p.destroy();
+                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                        p.destroyForcibly();
+                    }
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

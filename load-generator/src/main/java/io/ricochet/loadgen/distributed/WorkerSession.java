@@ -1,0 +1,171 @@
+package io.ricochet.loadgen.distributed;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.loadgen.distributed.proto.Assignment;
+import io.ricochet.loadgen.distributed.proto.Done;
+import io.ricochet.loadgen.distributed.proto.Hello;
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.scenario.IntervalData;
+import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.rpc.RpcClient;
+import io.ricochet.rpc.RpcClientConfig;
+import io.ricochet.rpc.RpcClients;
+import io.ricochet.rpc.RpcException;
+import io.ricochet.rpc.RpcHandler;
+import io.ricochet.rpc.RpcStatus;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A worker's side of the coordination channel: it says hello and receives its shard, waits at the
+ * start barrier, streams every interval, and reports its summary at the end. If the controller goes
+ * away the run stops: a worker never loads a target on its own.
+ */
+public final class WorkerSession implements RunHooks, AutoCloseable {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final InetSocketAddress controller;
+    private final int index;
+    private final PrintStream log;
+    private final RpcClients group = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry());
+    private final CountDownLatch started = new CountDownLatch(1);
+    private volatile boolean stop;
+    private volatile String summaryJson = "";
+    private RpcClient client;
+    private Assignment assignment;
+
+    public WorkerSession(InetSocketAddress controller, int index, PrintStream log) {
+        this.controller = controller;
+        this.index = index;
+        this.log = log;
+    }
+
+    /** Connects (retrying until {@code timeout}: pods may start before the controller listens) and fetches the shard. */
+    public Assignment connect(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RpcException last = null;
+        while (client == null && System.nanoTime() < deadline) {
+            try {
+                client = await(group.connect(controller));
+            } catch (RpcException e) {
+                last = e;
+                Thread.sleep(500);
+            }
+        }
+        if (client == null) {
+            throw new IllegalStateException("worker " + index + ": cannot reach the controller at " + controller
+                    + " within " + timeout + (last == null ? "" : ": " + last.detail()));
+        }
+        client.handle(Coordination.START, RpcHandler.sync(payload -> {
+            started.countDown();
+            return ByteString.EMPTY;
+        }));
+        client.handle(Coordination.STOP, RpcHandler.sync(payload -> {
+            stop = true;
+            started.countDown();
+            return ByteString.EMPTY;
+        }));
+        Hello hello = Hello.newBuilder().setIndex(index).setHost(hostName()).setPid(ProcessHandle.current().pid()).build();
+        try {
+            assignment = Assignment.parseFrom(await(client.call(Coordination.HELLO, hello.toByteString(), CALL_TIMEOUT)));
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("worker " + index + ": the controller's assignment is not readable", e);
+        }
+        return assignment;
+    }
+
+    @Override
+    public boolean awaitStart() {
+        try {
+            await(client.call(Coordination.READY, Ready.newBuilder().setIndex(index).build().toByteString(), CALL_TIMEOUT));
+            log.println("worker " + index + ": ready, waiting at the start barrier");
+            boolean go = started.await(assignment.getStartTimeoutMillis() + 10_000, TimeUnit.MILLISECONDS);
+            return go && !stop;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public void interval(IntervalData d) {
+        IntervalReport report = IntervalReport.newBuilder().setIndex(index).setInterval(d.index())
+                .setElapsedS(d.elapsedS()).setStartMillis(d.startMillis()).setEndMillis(d.endMillis())
+                .setOpenConnections(d.openConnections()).setSent(d.delta().sent()).setOk(d.delta().ok())
+                .setBad(d.delta().bad()).setErrors(d.delta().errors()).setLate(d.delta().late())
+                .setOkBytes(d.delta().okBytes()).setConnects(d.delta().connects())
+                .setConnectFailures(d.delta().connectFailures()).setLatency(HistogramCodec.encode(d.latency()))
+                .setService(HistogramCodec.encode(d.service())).setConnect(HistogramCodec.encode(d.connect())).build();
+        client.call(Coordination.REPORT, report.toByteString(), CALL_TIMEOUT).whenComplete((v, e) -> {
+            if (e != null) {
+                log.println("worker " + index + ": interval " + d.index() + " not delivered: " + e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public boolean stopRequested() {
+        return stop || !client.isConnected();
+    }
+
+    @Override
+    public void finished(Object summary) {
+        try {
+            summaryJson = ReportWriter.JSON.writeValueAsString(summary);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            log.println("worker " + index + ": summary not serializable: " + e.getMessage());
+        }
+    }
+
+    /** Tells the controller this worker is over, and how it ended; waits for the controller to take it. */
+    public void done(int exitCode, String error) {
+        if (client == null || !client.isConnected()) {
+            return;
+        }
+        Done done = Done.newBuilder().setIndex(index).setExitCode(exitCode).setSummaryJson(summaryJson)
+                .setError(error == null ? "" : error).build();
+        try {
+            await(client.call(Coordination.DONE, done.toByteString(), CALL_TIMEOUT));
+        } catch (RpcException e) {
+            log.println("worker " + index + ": final report not delivered: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws InterruptedException {
+        try {
+            return future.get(CALL_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RpcException r ? r : new RpcException(RpcStatus.INTERNAL, e.getCause().toString());
+        } catch (TimeoutException e) {
+            throw new RpcException(RpcStatus.DEADLINE_EXCEEDED, "no answer from the controller");
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "unknown";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+        group.close();
+    }
+}

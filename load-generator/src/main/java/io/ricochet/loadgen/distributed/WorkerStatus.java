@@ -1,0 +1,43 @@
+package io.ricochet.loadgen.distributed;
+
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.rpc.RpcConnection;
+import org.HdrHistogram.Histogram;
+
+/** One worker as the controller sees it; guarded by the controller's lock. */
+final class WorkerStatus {
+    final int index;
+    WorkerState state = WorkerState.PENDING;
+    String host = "";
+    String reason = "";
+    RpcConnection connection;
+    long lastReportNanos;
+    long intervals;
+    long ok;
+    long bad;
+    long errors;
+    long late;
+    long okBytes;
+    long connects;
+    long connectFailures;
+    int openConnections;
+    final Histogram latency = RunStats.newHistogram();
+    Summary summary;
+    int exitCode = -1;
+
+    WorkerStatus(int index) {
+        this.index = index;
+    }
+
+    void fail(String why) {
+        if (!state.terminal()) {
+            state = WorkerState.FAILED;
+            reason = why;
+        }
+    }
+
+    long completed() {
+        return ok + bad + errors;
+    }
+}
