@@ -148,6 +148,12 @@ final class ControllerCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
+            if (!onKubernetes && common.report != null) {
+                // Local workers keep their own full reports beside the merged one: raw data for any check.
+                for (int i = 0; i < shards.size(); i++) {
+                    shards.get(i).add("--report=" + common.report.resolve("workers").resolve(Integer.toString(i)));
+                }
+            }
             Duration stall = stallTimeout != null ? stallTimeout : common.interval.multipliedBy(5).plusSeconds(10);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
             String advertised = advertise != null ? advertise : onKubernetes ? podIp() : "127.0.0.1";

@@ -42,7 +42,8 @@ final class WorkerCommand implements Callable<Integer> {
         PrintStream log = System.err;
         try (WorkerSession session = new WorkerSession(controller, me, log)) {
             Assignment assignment = session.connect(connectTimeout);
-            log.println("worker " + me + " of " + assignment.getWorkers() + ": " + String.join(" ", assignment.getArgsList()));
+            log.println("worker " + me + " of " + assignment.getWorkers() + " (pid " + ProcessHandle.current().pid() + "): "
+                    + String.join(" ", assignment.getArgsList()));
             CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
             scenarioCli.setOut(new PrintWriter(log, true));
             ScenarioCommand scenario;

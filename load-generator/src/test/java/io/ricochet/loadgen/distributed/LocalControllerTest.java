@@ -1,0 +1,127 @@
+package io.ricochet.loadgen.distributed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ricochet.loadgen.cli.CliRunner;
+import io.ricochet.loadgen.stats.RunStats;
+import java.io.FileInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The controller with local worker JVMs, against the embedded echo server. */
+@Timeout(180)
+class LocalControllerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void fourWorkersMergeExactlyAndAgreeWithTheServer(@TempDir Path report) throws Exception {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "4", "echo", "--connections", "8000",
+                "--connect-rate", "8000", "--per-connection-rate", "5/s", "--duration", "3s", "--json",
+                "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        JsonNode merged = s.get("merged");
+        long ok = merged.get("ok").asLong();
+        assertTrue(ok > 0, merged.toString());
+        assertEquals(8000, merged.get("connections").asInt());
+        assertEquals(8000, merged.get("connect_time_us").get("count").asLong());
+        // Merged ok = the workers' own ok = the server's frames.sent growth.
+        long workersOk = 0;
+        Histogram raw = RunStats.newHistogram();
+        for (int i = 0; i < 4; i++) {
+            JsonNode own = JSON.readTree(report.resolve("workers/" + i + "/summary.json").toFile());
+            assertEquals(2000, own.get("connections").asInt());
+            workersOk += own.get("ok").asLong();
+            addLog(report.resolve("workers/" + i + "/latency.hlog"), raw);
+            assertEquals("DONE", s.get("worker_rows").get(i).get("state").asText());
+        }
+        assertEquals(workersOk, ok);
+        assertEquals((double) ok, merged.get("server").get("frames_sent").asDouble());
+        // Exact merge: the controller's percentiles are those of all workers' recordings added together.
+        JsonNode latency = merged.get("latency_us");
+        assertEquals(raw.getTotalCount(), latency.get("count").asLong());
+        assertEquals(raw.getValueAtPercentile(50), latency.get("p50").asLong());
+        assertEquals(raw.getValueAtPercentile(99), latency.get("p99").asLong());
+        assertEquals(raw.getValueAtPercentile(99.9), latency.get("p999").asLong());
+        assertEquals(raw.getMaxValue(), latency.get("max").asLong());
+        Histogram controllerLog = RunStats.newHistogram();
+        addLog(report.resolve("latency.hlog"), controllerLog);
+        assertEquals(raw, controllerLog);
+        List<String> workers = Files.readAllLines(report.resolve("workers.csv"));
+        assertEquals(5, workers.size());
+    }
+
+    @Test
+    void aKilledWorkerIsNamedAndTheOthersResultsKept(@TempDir Path report) throws Exception {
+        // The live output goes to stderr, like every command's progress: capture it for this test.
+        java.io.ByteArrayOutputStream live = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.err;
+        System.setErr(new java.io.PrintStream(live, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            killOneOfThree(report, live);
+        } finally {
+            System.setErr(original);
+        }
+    }
+
+    private void killOneOfThree(Path report, java.io.ByteArrayOutputStream live) throws Exception {
+        CompletableFuture<CliRunner.Result> run = CompletableFuture.supplyAsync(() -> CliRunner.run("controller",
+                "--workers", "3", "--stall-timeout", "20s", "echo", "--connections", "30", "--rate", "3000/s",
+                "--duration", "6s", "--json", "--report", report.toString()));
+        Path log = report.resolve("workers/1/intervals.csv");
+        Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> Files.exists(log) && Files.readAllLines(log).size() >= 2);
+        ProcessHandle worker = workerProcess(report.resolve("workers/worker-1.log")).orElseThrow();
+        worker.destroyForcibly();
+        CliRunner.Result r = run.get();
+        assertEquals(1, r.exit(), r.err());
+        JsonNode s = r.json();
+        JsonNode one = s.get("worker_rows").get(1);
+        assertEquals("FAILED", one.get("state").asText());
+        assertTrue(one.get("reason").asText().contains("connection lost") || one.get("reason").asText().contains("exited"),
+                one.toString());
+        String output = live.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(output.contains("worker 1 FAILED"), output);
+        assertEquals("DONE", s.get("worker_rows").get(0).get("state").asText());
+        assertEquals("DONE", s.get("worker_rows").get(2).get("state").asText());
+        long partial = s.get("worker_rows").get(1).get("ok").asLong();
+        assertTrue(partial > 0, "the dead worker's intervals before it died are kept");
+        assertEquals(s.get("worker_rows").get(0).get("ok").asLong() + partial + s.get("worker_rows").get(2).get("ok").asLong(),
+                s.get("merged").get("ok").asLong());
+        assertTrue(Files.readString(report.resolve("workers.csv")).contains("FAILED"));
+    }
+
+    /** The worker's process, by the pid its log names; only ever a child of this test's JVM. */
+    private static Optional<ProcessHandle> workerProcess(Path log) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(pid (\\d+)\\)").matcher(Files.readString(log));
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        long pid = Long.parseLong(m.group(1));
+        return ProcessHandle.current().children().filter(p -> p.pid() == pid).findFirst();
+    }
+
+    private static void addLog(Path hlog, Histogram into) throws Exception {
+        try (FileInputStream in = new FileInputStream(hlog.toFile())) {
+            HistogramLogReader reader = new HistogramLogReader(in);
+            EncodableHistogram h;
+            while ((h = reader.nextIntervalHistogram()) != null) {
+                into.add((Histogram) h);
+            }
+        }
+    }
+}
