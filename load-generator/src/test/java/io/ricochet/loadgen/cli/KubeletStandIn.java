@@ -1,0 +1,98 @@
+package io.ricochet.loadgen.cli;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ricochet.loadgen.distributed.JobFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A test-only kubelet for the Fabric8 mock server: it waits for the controller's Indexed Job, runs each
+ * index as a worker process with the container's args and {@code JOB_COMPLETION_INDEX} set, and writes
+ * pod and Job status back as the processes run and exit.
+ */
+final class KubeletStandIn implements AutoCloseable {
+    private final KubernetesClient client;
+    private final String namespace;
+    private final Path logs;
+    private final List<Process> processes = new ArrayList<>();
+    Job job;
+
+    KubeletStandIn(KubernetesClient client, String namespace, Path logs) {
+        this.client = client;
+        this.namespace = namespace;
+        this.logs = logs;
+    }
+
+    /** Waits for the Job, then starts one worker per index. */
+    void runJob(long timeoutMillis) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (job == null && System.currentTimeMillis() < deadline) {
+            List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace).list().getItems();
+            job = jobs.isEmpty() ? null : jobs.get(0);
+            if (job == null) {
+                Thread.sleep(50);
+            }
+        }
+        if (job == null) {
+            throw new AssertionError("no Job created within " + timeoutMillis + " ms");
+        }
+        List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        for (int i = 0; i < job.getSpec().getCompletions(); i++) {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), LoadGeneratorMain.class.getName()));
+            command.addAll(args);
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(Files.createDirectories(logs).resolve("pod-" + i + ".log").toFile());
+            pb.environment().put(WorkerCommand.INDEX_ENV, Integer.toString(i));
+            processes.add(pb.start());
+            client.pods().inNamespace(namespace).resource(pod(i, "Running", null)).create();
+        }
+    }
+
+    /** Waits for every worker to exit and records how each ended in its pod's status and the Job's. */
+    void awaitExits(long timeoutMillis) throws Exception {
+        int succeeded = 0;
+        for (int i = 0; i < processes.size(); i++) {
+            Process p = processes.get(i);
+            if (!p.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("worker " + i + " still running");
+            }
+            succeeded += p.exitValue() == 0 ? 1 : 0;
+            client.pods().inNamespace(namespace).resource(pod(i, p.exitValue() == 0 ? "Succeeded" : "Failed", p.exitValue()))
+                    .updateStatus();
+        }
+        Job current = client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).get();
+        if (current != null) {
+            current.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().withSucceeded(succeeded)
+                    .withFailed(processes.size() - succeeded).build());
+            client.batch().v1().jobs().inNamespace(namespace).resource(current).updateStatus();
+        }
+    }
+
+    private Pod pod(int index, String phase, Integer exitCode) {
+        Map<String, String> labels = new HashMap<>(job.getSpec().getTemplate().getMetadata().getLabels());
+        labels.put("job-name", job.getMetadata().getName());
+        var status = new ContainerStatusBuilder().withName(JobFactory.CONTAINER).withNewState();
+        var withState = exitCode == null ? status.withNewRunning().endRunning()
+                : status.withNewTerminated().withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error").endTerminated();
+        return new PodBuilder().withNewMetadata().withName(job.getMetadata().getName() + "-" + index).withNamespace(namespace)
+                .withLabels(labels).addToAnnotations(JobFactory.INDEX_ANNOTATION, Integer.toString(index)).endMetadata()
+                .withNewSpec().withRestartPolicy("Never").addNewContainer().withName(JobFactory.CONTAINER)
+                .withImage(job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).endContainer().endSpec()
+                .withNewStatus().withPhase(phase).withContainerStatuses(withState.endState().build()).endStatus().build();
+    }
+
+    @Override
+    public void close() {
+        processes.forEach(Process::destroyForcibly);
+    }
+}
