@@ -80,9 +80,9 @@ final class ControllerCommand implements Callable<Integer> {
         @Option(names = "--namespace", description = "Namespace of the Job (default: the client's, from kubeconfig or the pod).")
         String namespace;
 
-        @Option(names = "--image", defaultValue = "ricochet/load-generator:0.1.0",
+        @Option(names = "--image", defaultValue = "ricochet/ricochet:0.1.0",
                 description = "Worker image (default: ${DEFAULT-VALUE}).")
-        String image = "ricochet/load-generator:0.1.0";
+        String image = "ricochet/ricochet:0.1.0";
 
         @Option(names = "--job-name", description = "Name of the Job (default: ricochet-workers-<random>).")
         String jobName;

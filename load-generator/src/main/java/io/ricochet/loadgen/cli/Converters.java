@@ -42,11 +42,10 @@ final class Converters {
                 if (port < 1 || port > 65_535) {
                     throw new NumberFormatException();
                 }
-                return new InetSocketAddress(InetAddress.getByName(host), port);
+                // A name that does not resolve yet (a Service before DNS has it) stays unresolved until connect.
+                return new InetSocketAddress(host, port);
             } catch (NumberFormatException e) {
                 throw new TypeConversionException("target: " + value + " (expected: a port 1..65535)");
-            } catch (UnknownHostException e) {
-                throw new TypeConversionException("target: " + value + " (unknown host)");
             }
         }
     }

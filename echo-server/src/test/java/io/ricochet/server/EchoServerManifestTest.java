@@ -1,0 +1,50 @@
+package io.ricochet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** k8s/echo-server/deployment.yaml: its args parse with the echo server's own CLI, and its ports are the flags'. */
+class EchoServerManifestTest {
+
+    @Test
+    void containerPortsProbesAndScrapeAnnotationsMatchTheFlags() throws Exception {
+        Deployment deployment;
+        try (InputStream in = Files.newInputStream(Path.of("..", "k8s", "echo-server", "deployment.yaml"))) {
+            deployment = assertInstanceOf(Deployment.class, Serialization.unmarshal(in));
+        }
+        Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
+        EchoServerMain.newCommandLine(command).parseArgs(container.getArgs().toArray(String[]::new));
+        assertEquals("0.0.0.0", command.host);
+        assertEquals(Map.of("tcp/TCP", command.tcpPort, "udp/UDP", command.udpPort, "rpc/TCP", command.rpcPort,
+                "metrics/TCP", command.metricsPort), ports(container.getPorts()));
+        assertEquals(command.metricsPort, port(container, container.getReadinessProbe().getHttpGet().getPort().getStrVal()));
+        assertEquals("/health", container.getReadinessProbe().getHttpGet().getPath());
+        assertEquals("/health", container.getLivenessProbe().getHttpGet().getPath());
+        Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertEquals(Integer.toString(command.metricsPort), annotations.get("prometheus.io/port"));
+        assertEquals("/metrics", annotations.get("prometheus.io/path"));
+        assertEquals(List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=75", "-jar", "/app/echo-server.jar"),
+                container.getCommand());
+    }
+
+    private static Map<String, Integer> ports(List<ContainerPort> ports) {
+        return ports.stream().collect(java.util.stream.Collectors.toMap(p -> p.getName() + "/" + p.getProtocol(),
+                ContainerPort::getContainerPort));
+    }
+
+    private static int port(Container container, String name) {
+        return container.getPorts().stream().filter(p -> p.getName().equals(name)).findFirst().orElseThrow().getContainerPort();
+    }
+}
