@@ -140,11 +140,7 @@ public final class Controller implements AutoCloseable {
         w.connects += r.getConnects();
         w.connectFailures += r.getConnectFailures();
         w.openConnections = r.getOpenConnections();
-        HistogramCodec.addTo(r.getLatency(), w.latency);
-        HistogramCodec.addTo(r.getLatency(), latency);
-        HistogramCodec.addTo(r.getService(), service);
-        HistogramCodec.addTo(r.getConnect(), connect);
-        merger.add(r, now);
+        merger.add(r, now, w.latency, latency, service, connect);
         return ByteString.EMPTY;
     }
 

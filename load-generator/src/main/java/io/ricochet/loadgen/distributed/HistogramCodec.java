@@ -23,15 +23,23 @@ public final class HistogramCodec {
         return ByteString.copyFrom(buffer.array(), 0, length);
     }
 
-    /** Decodes {@code bytes} and adds them to {@code into}; empty bytes add nothing. */
-    public static void addTo(ByteString bytes, Histogram into) {
+    /**
+     * Decodes {@code bytes} once and adds the result to each of {@code into}; empty bytes add nothing.
+     * Decoding is the expensive part (inflate, then a counts array the size of the whole range), so a
+     * histogram that goes to several totals is decoded only once.
+     */
+    public static void addTo(ByteString bytes, Histogram... into) {
         if (bytes.isEmpty()) {
             return;
         }
+        Histogram decoded;
         try {
-            into.add(Histogram.decodeFromCompressedByteBuffer(bytes.asReadOnlyByteBuffer(), RunStats.HIGHEST_US));
+            decoded = Histogram.decodeFromCompressedByteBuffer(bytes.asReadOnlyByteBuffer(), RunStats.HIGHEST_US);
         } catch (DataFormatException e) {
             throw new IllegalArgumentException("histogram: not a compressed HdrHistogram (" + e.getMessage() + ")", e);
+        }
+        for (Histogram target : into) {
+            target.add(decoded);
         }
     }
 }

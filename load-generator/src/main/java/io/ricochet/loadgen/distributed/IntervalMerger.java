@@ -44,7 +44,9 @@ final class IntervalMerger {
     private final TreeMap<Long, Merged> pending = new TreeMap<>();
     private long nextToEmit;
 
-    void add(IntervalReport report, long nowNanos) {
+    /** Merges {@code report} into its interval; also adds its histograms to the run's {@code totals} (latency, service, connect). */
+    void add(IntervalReport report, long nowNanos, Histogram workerLatency, Histogram totalLatency, Histogram totalService,
+            Histogram totalConnect) {
         long slot = Math.max(report.getInterval(), nextToEmit);
         Merged m = pending.computeIfAbsent(slot, k -> new Merged(k, nowNanos));
         m.reporters.add(report.getIndex());
@@ -56,9 +58,9 @@ final class IntervalMerger {
         m.bad += report.getBad();
         m.errors += report.getErrors();
         m.okBytes += report.getOkBytes();
-        HistogramCodec.addTo(report.getLatency(), m.latency);
-        HistogramCodec.addTo(report.getService(), m.service);
-        HistogramCodec.addTo(report.getConnect(), m.connect);
+        HistogramCodec.addTo(report.getLatency(), m.latency, workerLatency, totalLatency);
+        HistogramCodec.addTo(report.getService(), m.service, totalService);
+        HistogramCodec.addTo(report.getConnect(), m.connect, totalConnect);
     }
 
     /**
