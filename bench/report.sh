@@ -32,6 +32,9 @@ bench/transports-and-held.sh "$SECS" | tee "$OUT/transports-and-held.txt"
 echo "== RPC against raw frames"
 bench/rpc-vs-echo.sh 1000000 1 2 4 | tee "$OUT/rpc-vs-echo.txt"
 
+echo "== distributed run against one process"
+bench/distributed-vs-single.sh 4 "$SECS" --connections 400 --pipeline 4 | tee "$OUT/distributed-vs-single.txt"
+
 echo "== generator heap per held connection"
 bench/generator-heap-per-connection.sh 100 | tee "$OUT/generator-heap-100.txt"
 bench/generator-heap-per-connection.sh 10100 | tee "$OUT/generator-heap-10100.txt"
