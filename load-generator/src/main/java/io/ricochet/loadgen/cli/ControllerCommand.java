@@ -128,6 +128,12 @@ final class ControllerCommand implements Callable<Integer> {
             throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr or massive)");
         }
         CommonOptions common = command.common();
+        try {
+            // Validate the split before starting anything (an embedded server, workers).
+            ShardPlanner.plan(sub, shares, "127.0.0.1:1");
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         EmbeddedTarget embedded = null;
         try {
             String target;
@@ -142,12 +148,7 @@ final class ControllerCommand implements Callable<Integer> {
                 target = embedded.server().tcpAddress().getHostString() + ":" + embedded.server().tcpAddress().getPort();
                 scrape = scrape != null ? scrape : embedded.metricsUri();
             }
-            List<List<String>> shards;
-            try {
-                shards = ShardPlanner.plan(sub, shares, target);
-            } catch (IllegalArgumentException e) {
-                throw usage(e.getMessage());
-            }
+            List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (!onKubernetes && common.report != null) {
                 // Local workers keep their own full reports beside the merged one: raw data for any check.
                 for (int i = 0; i < shards.size(); i++) {

@@ -8,16 +8,15 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Splits one parsed scenario into per-worker command lines. Totals (connections, clients, pairs,
- * requests, cycles) are split by weight with the remainder going to the largest fractions, rates are
- * split in proportion, each worker gets its own seed, and a list of source addresses is dealt out
- * round-robin when there are at least as many as workers. Options that only the controller acts on
- * (report, JSON output, scrape) are dropped; every other option is passed on as given.
+ * Splits one parsed scenario into per-worker command lines. Totals (connections, concurrency) are
+ * split by weight with the remainder going to the largest fractions, rates are split in proportion,
+ * each worker gets its own seed, and a list of source addresses is dealt out round-robin when there
+ * are at least as many as workers. Options that only the controller acts on (target, report, JSON
+ * output, scrape) are replaced or dropped; every other option is passed on as given.
  */
 final class ShardPlanner {
     /** Integer totals split by weight. */
-    static final Set<String> TOTALS = Set.of("--connections", "--concurrency", "--clients", "--pairs", "--requests",
-            "--cycles", "--warmup-requests");
+    static final Set<String> TOTALS = Set.of("--connections", "--concurrency");
     /** Rates split in proportion. */
     static final Set<String> RATES = Set.of("--rate", "--connect-rate");
     /** Options of the controller, not of the workers. */

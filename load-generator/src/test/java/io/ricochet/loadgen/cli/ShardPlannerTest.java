@@ -1,0 +1,58 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParseResult;
+
+class ShardPlannerTest {
+
+    private static List<List<String>> plan(double[] weights, String... scenario) {
+        ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs(scenario);
+        return ShardPlanner.plan(parsed.subcommand(), weights, "10.0.0.1:7000");
+    }
+
+    @Test
+    void totalsSplitExactlyByWeightRatesInProportionSeedsApart() {
+        List<List<String>> shards = plan(new double[] {1, 1, 2}, "echo", "--connections", "10", "--rate", "1000/s",
+                "--seed", "7", "--duration", "5s", "--report", "/tmp/x", "--json");
+        assertEquals(3, shards.size());
+        assertTrue(shards.get(0).containsAll(List.of("echo", "--target=10.0.0.1:7000", "--connections=3",
+                "--rate=250.000000/s", "--seed=7", "--duration=5s")), shards.get(0).toString());
+        assertTrue(shards.get(1).contains("--connections=2") || shards.get(1).contains("--connections=3"));
+        assertTrue(shards.get(2).containsAll(List.of("--connections=5", "--rate=500.000000/s",
+                "--seed=" + (7 + 2 * ShardPlanner.SEED_STRIDE))), shards.get(2).toString());
+        long total = shards.stream().flatMap(List::stream).filter(a -> a.startsWith("--connections="))
+                .mapToLong(a -> Long.parseLong(a.substring(14))).sum();
+        assertEquals(10, total);
+        shards.forEach(s -> assertTrue(s.stream().noneMatch(a -> a.startsWith("--report") || a.equals("--json")), s.toString()));
+        // Every shard parses back as the same command.
+        shards.forEach(s -> LoadGeneratorMain.newCommandLine().parseArgs(s.toArray(String[]::new)));
+    }
+
+    @Test
+    void defaultsAreSplitToo() {
+        List<List<String>> shards = plan(new double[] {1, 1}, "massive");
+        assertTrue(shards.get(0).contains("--connections=5000"), shards.get(0).toString());
+        assertTrue(shards.get(1).contains("--connect-rate=1000.000000/s"), shards.get(1).toString());
+    }
+
+    @Test
+    void sourceAddressesAreDealtOutWhenThereAreEnough() {
+        List<List<String>> shards = plan(new double[] {1, 1}, "echo", "--source-addresses", "127.0.0.2-127.0.0.5");
+        assertTrue(shards.get(0).contains("--source-addresses=127.0.0.2,127.0.0.4"), shards.get(0).toString());
+        assertTrue(shards.get(1).contains("--source-addresses=127.0.0.3,127.0.0.5"), shards.get(1).toString());
+    }
+
+    @Test
+    void tooFewToGoAroundIsAClearError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> plan(new double[] {1, 1, 1, 1}, "echo", "--connections", "3"));
+        assertEquals("connections: 3 over 4 workers leaves worker 3 none (expected: at least one each)", e.getMessage());
+        assertArrayEquals(new long[] {34, 33, 33}, ShardPlanner.split(100, new double[] {1, 1, 1}, "--x"));
+    }
+}
