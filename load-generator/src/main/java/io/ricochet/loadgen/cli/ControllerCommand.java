@@ -8,6 +8,9 @@ import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
 import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.report.RpcSummaryTable;
+import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -73,7 +76,7 @@ final class ControllerCommand implements Callable<Integer> {
     @CommandLine.ArgGroup(exclusive = false, heading = "Kubernetes executor:%n")
     KubernetesOptions kubernetes = new KubernetesOptions();
 
-    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "The scenario and its options: echo, rr, crr or massive.")
+    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "The scenario and its options: echo, rr, crr, massive, rpc or register.")
     List<String> scenario;
 
     static final class KubernetesOptions {
@@ -125,7 +128,7 @@ final class ControllerCommand implements Callable<Integer> {
         }
         ParseResult sub = parsed.subcommand();
         if (sub == null || !(sub.commandSpec().userObject() instanceof ScenarioCommand command)) {
-            throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr or massive)");
+            throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr, massive, rpc or register)");
         }
         CommonOptions common = command.common();
         try {
@@ -143,9 +146,11 @@ final class ControllerCommand implements Callable<Integer> {
             } else if (onKubernetes) {
                 throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
             } else {
-                embedded = embeddedFor(sub);
+                boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
+                embedded = embeddedFor(sub, rpc);
                 err.println(embedded.describe());
-                target = embedded.server().tcpAddress().getHostString() + ":" + embedded.server().tcpAddress().getPort();
+                java.net.InetSocketAddress address = rpc ? embedded.rpcAddress() : embedded.server().tcpAddress();
+                target = address.getHostString() + ":" + address.getPort();
                 scrape = scrape != null ? scrape : embedded.metricsUri();
             }
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
@@ -172,7 +177,11 @@ final class ControllerCommand implements Callable<Integer> {
                 if (common.json) {
                     RunSupport.print(summary, true, out);
                 } else {
-                    SummaryTable.print(summary.merged(), out);
+                    if (command instanceof RpcCommand || command instanceof RegisterCommand) {
+                        RpcSummaryTable.print(asRpc(summary.merged(), sub), out);
+                    } else {
+                        SummaryTable.print(summary.merged(), out);
+                    }
                     summary.workerRows().forEach(w -> out.printf("worker %d: %s %s, %d ok, %d errors%s%n", w.index(),
                             w.state(), w.host(), w.ok(), w.errors(), w.reason().isEmpty() ? "" : ", " + w.reason()));
                     out.flush();
@@ -187,6 +196,17 @@ final class ControllerCommand implements Callable<Integer> {
                 embedded.close();
             }
         }
+    }
+
+    /** The merged run in nbagent's columns; per-step and per-client figures stay in each worker's own report. */
+    private static RpcSummary asRpc(Summary m, ParseResult sub) {
+        long planned = ((Number) sub.commandSpec().findOption(sub.commandSpec().findOption("--requests") != null
+                ? "--requests" : "--cycles").getValue()).longValue();
+        int inFlight = sub.commandSpec().findOption("--in-flight") == null ? 1
+                : (Integer) sub.commandSpec().findOption("--in-flight").getValue();
+        return new RpcSummary(m.command(), m.target(), m.io(), planned, m.connections(), inFlight, m.requests(), m.ok(),
+                m.bad(), m.errors(), m.durationS(), Math.round(m.ok() / Math.max(m.durationS(), 1e-3) * 1000) / 1000.0,
+                m.latencyUs(), Map.of(), List.of(), m.server(), m.firstError());
     }
 
     private WorkerExecutor executor(Path report) throws IOException {
@@ -222,17 +242,17 @@ final class ControllerCommand implements Callable<Integer> {
     }
 
     /** The embedded echo server for a local run without --target, sized like the scenario's own would be. */
-    private EmbeddedTarget embeddedFor(ParseResult sub) {
+    private EmbeddedTarget embeddedFor(ParseResult sub, boolean withRpc) {
         int width = sub.matchedOptionValue("--length-field", 2);
         LengthField field = LengthField.ofWidth(width);
-        Converters.SizeRange size = sub.commandSpec().findOption("--size") == null ? null
-                : sub.commandSpec().findOption("--size").getValue();
-        int maxFrame = Math.max(field.defaultMaxFrame(), size == null ? 0 : size.max());
+        // The echo-style commands' --size is a range; the RPC commands' an int that the RPC port's limits cover.
+        Object size = sub.commandSpec().findOption("--size") == null ? null : sub.commandSpec().findOption("--size").getValue();
+        int maxFrame = Math.max(field.defaultMaxFrame(), size instanceof Converters.SizeRange range ? range.max() : 0);
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
         Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnection > 0 ? 3 / perConnection : 0)));
         return new EmbeddedTarget(field, maxFrame, ((ScenarioCommand) sub.commandSpec().userObject()).common().serverIoThreads,
-                idle);
+                idle, withRpc);
     }
 
     private static String podIp() {

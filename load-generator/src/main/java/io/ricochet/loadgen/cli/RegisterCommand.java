@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.rpc.RegisterLoad;
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Spec;
         description = "nbagent's registration test on --pairs of clients. A cycle: A registers a fresh URI at the "
                 + "agent, B calls it (A answers), A unregisters, B's next call must get NOT_FOUND. Latency per "
                 + "cycle and per step. --target is the RPC port.")
-final class RegisterCommand implements Callable<Integer> {
+final class RegisterCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -38,6 +39,16 @@ final class RegisterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, size, timeout, warmup, RegisterLoad::new);
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
+        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, size, timeout, warmup, RegisterLoad::new, hooks);
     }
 }

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.rpc.UpdateLoad;
+import io.ricochet.loadgen.scenario.RunHooks;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "rpc", mixinStandardHelpOptions = true, sortOptions = false,
         description = "nbagent's RPC test: --clients connections call bench.update for --requests in all, "
                 + "--in-flight at a time each; every answer verified. --target is the RPC port.")
-final class RpcCommand implements Callable<Integer> {
+final class RpcCommand implements Callable<Integer>, ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -41,6 +42,16 @@ final class RpcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, size, timeout, warmup, UpdateLoad::new);
+        return run(RunHooks.NONE);
+    }
+
+    @Override
+    public CommonOptions common() {
+        return common;
+    }
+
+    @Override
+    public int run(RunHooks hooks) throws Exception {
+        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, size, timeout, warmup, UpdateLoad::new, hooks);
     }
 }

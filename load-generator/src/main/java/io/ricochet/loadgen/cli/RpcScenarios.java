@@ -24,8 +24,8 @@ final class RpcScenarios {
     }
 
     static int run(String command, CommandSpec commandSpec, CommonOptions common, int clients, long total,
-            int inFlight, int size, Duration timeout, long warmup, Function<RpcBenchSpec, RpcWorkload> workload)
-            throws InterruptedException {
+            int inFlight, int size, Duration timeout, long warmup, Function<RpcBenchSpec, RpcWorkload> workload,
+            io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
         check(commandSpec, warmup >= 0, "warmup: " + warmup + " (expected: >= 0)");
         check(commandSpec, clients >= 1, "clients: " + clients + " (expected: >= 1)");
         check(commandSpec, total >= 1, "requests: " + total + " (expected: >= 1)");
@@ -56,7 +56,7 @@ final class RpcScenarios {
                     new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
                 }
             }
-            RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec));
+            RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec), hooks);
             RpcSummary summary;
             try (RpcWorkload load = workload.apply(spec)) {
                 summary = new RpcRun(spec, options, common.interval).run(load);

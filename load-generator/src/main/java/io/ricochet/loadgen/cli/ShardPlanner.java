@@ -8,15 +8,16 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Splits one parsed scenario into per-worker command lines. Totals (connections, concurrency) are
- * split by weight with the remainder going to the largest fractions, rates are split in proportion,
+ * Splits one parsed scenario into per-worker command lines. Totals (connections, concurrency, RPC
+ * clients, pairs, requests, cycles and warmup calls) are split by weight with the remainder going to the largest fractions, rates are split in proportion,
  * each worker gets its own seed, and a list of source addresses is dealt out round-robin when there
  * are at least as many as workers. Options that only the controller acts on (target, report, JSON
  * output, scrape) are replaced or dropped; every other option is passed on as given.
  */
 final class ShardPlanner {
     /** Integer totals split by weight. */
-    static final Set<String> TOTALS = Set.of("--connections", "--concurrency");
+    static final Set<String> TOTALS = Set.of("--connections", "--concurrency", "--clients", "--pairs", "--requests",
+            "--cycles", "--warmup");
     /** Rates split in proportion. */
     static final Set<String> RATES = Set.of("--rate", "--connect-rate");
     /** Options of the controller, not of the workers. */
@@ -45,8 +46,9 @@ final class ShardPlanner {
             if (option.usageHelp() || option.versionHelp() || CONTROLLER_ONLY.contains(name)) {
                 continue;
             }
-            if (TOTALS.contains(name)) {
-                long[] parts = split(((Number) option.getValue()).longValue(), weights, name);
+            // --warmup is a duration for the echo-style commands (copied) and a call count for rpc (split).
+            if (TOTALS.contains(name) && option.getValue() instanceof Number total && total.longValue() > 0) {
+                long[] parts = split(total.longValue(), weights, name);
                 for (int i = 0; i < workers; i++) {
                     shards.get(i).add(name + "=" + parts[i]);
                 }

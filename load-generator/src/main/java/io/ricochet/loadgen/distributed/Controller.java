@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -149,7 +150,7 @@ public final class Controller implements AutoCloseable {
         w.exitCode = done.getExitCode();
         if (!done.getSummaryJson().isEmpty()) {
             try {
-                w.summary = ReportWriter.JSON.readValue(done.getSummaryJson(), Summary.class);
+                w.summary = ReportWriter.JSON.readTree(done.getSummaryJson());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new RpcException(RpcStatus.INVALID_ARGUMENT, "summary: " + e.getOriginalMessage());
             }
@@ -340,7 +341,7 @@ public final class Controller implements AutoCloseable {
         long connectFailures = 0;
         int connections = 0;
         double duration = 0;
-        Summary first = null;
+        JsonNode first = null;
         String firstError = null;
         List<WorkerRow> rows = new ArrayList<>();
         for (WorkerStatus w : workers) {
@@ -352,10 +353,11 @@ public final class Controller implements AutoCloseable {
             connectFailures += w.connectFailures;
             if (w.summary != null) {
                 first = first == null ? w.summary : first;
-                connections += w.summary.connections();
-                duration = Math.max(duration, w.summary.durationS());
-                if (firstError == null && w.summary.firstError() != null) {
-                    firstError = "worker " + w.index + ": " + w.summary.firstError();
+                // Echo-style summaries say connections and duration_s; RPC ones concurrency and total_time_s.
+                connections += w.summary.path("connections").asInt(w.summary.path("concurrency").asInt());
+                duration = Math.max(duration, w.summary.path("duration_s").asDouble(w.summary.path("total_time_s").asDouble()));
+                if (firstError == null && w.summary.hasNonNull("first_error")) {
+                    firstError = "worker " + w.index + ": " + w.summary.get("first_error").asText();
                 }
             }
             if (firstError == null && w.state == WorkerState.FAILED) {
@@ -368,10 +370,10 @@ public final class Controller implements AutoCloseable {
             duration = Math.max(elapsed, 1e-3);
         }
         long completed = ok + bad + errors;
-        String kind = first == null ? "closed_loop" : first.latencyKind();
+        String kind = first == null ? "closed_loop" : first.path("latency_kind").asText("closed_loop");
         boolean open = kind.equals("corrected");
-        Summary merged = new Summary(settings.command(), settings.target(), first == null ? "tcp" : first.transport(),
-                first == null ? "-" : first.io(), completed, connections, ok, bad, errors, late, connectFailures,
+        Summary merged = new Summary(settings.command(), settings.target(),
+                first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect), server.summary(base), firstError);
         DistributedSummary summary = new DistributedSummary(merged, workers.length, executorName, rows, List.copyOf(problems));

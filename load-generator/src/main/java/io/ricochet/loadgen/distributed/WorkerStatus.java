@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
-import io.ricochet.loadgen.report.Summary;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcConnection;
 import org.HdrHistogram.Histogram;
@@ -23,7 +23,8 @@ final class WorkerStatus {
     long connectFailures;
     int openConnections;
     final Histogram latency = RunStats.newHistogram();
-    Summary summary;
+    /** The worker's own summary (a {@code Summary} or an {@code RpcSummary}, as JSON), once done. */
+    JsonNode summary;
     int exitCode = -1;
 
     WorkerStatus(int index) {

@@ -5,6 +5,7 @@ import io.ricochet.loadgen.report.IntervalRow;
 import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.scenario.IntervalData;
 import io.ricochet.loadgen.scenario.RunOptions;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerWatch;
@@ -39,6 +40,9 @@ public final class RpcRun {
 
     public RpcSummary run(RpcWorkload workload) throws InterruptedException {
         workload.connect();
+        if (!options.hooks().awaitStart()) {
+            throw new IllegalStateException("the controller called the run off before it started");
+        }
         Map<String, Object> config = new LinkedHashMap<>(options.config());
         config.put("latency_kind", "closed_loop");
         config.put("io", workload.io());
@@ -54,9 +58,11 @@ public final class RpcRun {
             long previousBad = 0;
             long previousErrors = 0;
             double previousElapsed = 0;
+            long intervalIndex = 0;
             boolean finished = false;
             while (!finished) {
-                finished = awaitInterval(done);
+                // A stop from the controller ends the run with what has ended so far.
+                finished = awaitInterval(done) || options.hooks().stopRequested();
                 Histogram interval = workload.latency().getIntervalHistogram();
                 total.add(interval);
                 long ok = counters.ok.sum();
@@ -73,6 +79,10 @@ public final class RpcRun {
                     interval.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
                     report.interval(row, interval);
                 }
+                options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
+                        startMillis + (long) (previousElapsed * 1000), startMillis + (long) (elapsed * 1000), spec.clients(),
+                        new RunStats.Counts(ended, ok - previousOk, bad - previousBad, errors - previousErrors, 0, 0, 0, 0),
+                        interval, null, null));
                 progress(elapsed, ok + bad + errors, workload.total(), row);
                 previousOk = ok;
                 previousBad = bad;
@@ -93,6 +103,7 @@ public final class RpcRun {
                     report.csv("clients.csv", ClientRow.CSV_HEADER, clients.stream().map(ClientRow::csv).toList());
                 }
             }
+            options.hooks().finished(summary);
             return summary;
         }
     }

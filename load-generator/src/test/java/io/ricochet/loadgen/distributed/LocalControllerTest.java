@@ -66,6 +66,20 @@ class LocalControllerTest {
     }
 
     @Test
+    void anRpcRunSplitsItsClientsAndRequestsExactly() {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "rpc", "--clients", "4", "--requests", "2001",
+                "--in-flight", "2", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        assertEquals(2001, merged.get("ok").asLong());
+        assertEquals(2001, merged.get("latency_us").get("count").asLong());
+        assertEquals(4, merged.get("connections").asInt());
+        assertEquals(2001.0, merged.get("server").get("rpc_requests").asDouble());
+        assertEquals(1001, r.json().get("worker_rows").get(0).get("ok").asLong());
+        assertEquals(1000, r.json().get("worker_rows").get(1).get("ok").asLong());
+    }
+
+    @Test
     void aKilledWorkerIsNamedAndTheOthersResultsKept(@TempDir Path report) throws Exception {
         // The live output goes to stderr, like every command's progress: capture it for this test.
         java.io.ByteArrayOutputStream live = new java.io.ByteArrayOutputStream();
