@@ -67,14 +67,30 @@ final class KubeletStandIn implements AutoCloseable {
                 throw new AssertionError("worker " + i + " still running");
             }
             succeeded += p.exitValue() == 0 ? 1 : 0;
-            client.pods().inNamespace(namespace).resource(pod(i, p.exitValue() == 0 ? "Succeeded" : "Failed", p.exitValue()))
-                    .updateStatus();
+            int exit = p.exitValue();
+            int index = i;
+            ignoringDeleted(() -> client.pods().inNamespace(namespace)
+                    .resource(pod(index, exit == 0 ? "Succeeded" : "Failed", exit)).updateStatus());
         }
-        Job current = client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).get();
-        if (current != null) {
-            current.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().withSucceeded(succeeded)
-                    .withFailed(processes.size() - succeeded).build());
-            client.batch().v1().jobs().inNamespace(namespace).resource(current).updateStatus();
+        int ok = succeeded;
+        // The controller may already have deleted the Job once its workers reported: as a real kubelet would, skip it then.
+        ignoringDeleted(() -> {
+            Job current = client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).get();
+            if (current != null) {
+                current.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().withSucceeded(ok)
+                        .withFailed(processes.size() - ok).build());
+                client.batch().v1().jobs().inNamespace(namespace).resource(current).updateStatus();
+            }
+        });
+    }
+
+    private static void ignoringDeleted(Runnable update) {
+        try {
+            update.run();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
         }
     }
 

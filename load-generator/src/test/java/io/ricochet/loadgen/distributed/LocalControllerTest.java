@@ -96,9 +96,10 @@ class LocalControllerTest {
         CompletableFuture<CliRunner.Result> run = CompletableFuture.supplyAsync(() -> CliRunner.run("controller",
                 "--workers", "3", "--stall-timeout", "20s", "echo", "--connections", "30", "--rate", "3000/s",
                 "--duration", "6s", "--json", "--report", report.toString()));
+        // Two rows written means the first interval's report has long reached the controller.
         Path log = report.resolve("workers/1/intervals.csv");
         Awaitility.await().atMost(Duration.ofSeconds(60))
-                .until(() -> Files.exists(log) && Files.readAllLines(log).size() >= 2);
+                .until(() -> Files.exists(log) && Files.readAllLines(log).size() >= 3);
         ProcessHandle worker = workerProcess(report.resolve("workers/worker-1.log")).orElseThrow();
         worker.destroyForcibly();
         CliRunner.Result r = run.get();
