@@ -173,19 +173,7 @@ final class ControllerCommand implements Callable<Integer> {
                     WorkerExecutor workersExecutor = executor(common.report)) {
                 installStopSignals(controller);
                 DistributedSummary summary = controller.run(workersExecutor, executor);
-                PrintWriter out = spec.commandLine().getOut();
-                if (common.json) {
-                    RunSupport.print(summary, true, out);
-                } else {
-                    if (command instanceof RpcCommand || command instanceof RegisterCommand) {
-                        RpcSummaryTable.print(asRpc(summary.merged(), sub), out);
-                    } else {
-                        SummaryTable.print(summary.merged(), out);
-                    }
-                    summary.workerRows().forEach(w -> out.printf("worker %d: %s %s, %d ok, %d errors%s%n", w.index(),
-                            w.state(), w.host(), w.ok(), w.errors(), w.reason().isEmpty() ? "" : ", " + w.reason()));
-                    out.flush();
-                }
+                print(summary, command, sub);
                 if (!controller.allWorkersSucceeded()) {
                     return ExitCodes.FAILED;
                 }
@@ -196,6 +184,23 @@ final class ControllerCommand implements Callable<Integer> {
                 embedded.close();
             }
         }
+    }
+
+    /** The merged run as the scenario prints it alone (or as JSON), then a line per worker. */
+    private void print(DistributedSummary summary, ScenarioCommand command, ParseResult sub) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (command.common().json) {
+            RunSupport.print(summary, true, out);
+            return;
+        }
+        if (command instanceof RpcCommand || command instanceof RegisterCommand) {
+            RpcSummaryTable.print(asRpc(summary.merged(), sub), out);
+        } else {
+            SummaryTable.print(summary.merged(), out);
+        }
+        summary.workerRows().forEach(w -> out.printf("worker %d: %s %s, %d ok, %d errors%s%n", w.index(), w.state(),
+                w.host(), w.ok(), w.errors(), w.reason().isEmpty() ? "" : ", " + w.reason()));
+        out.flush();
     }
 
     /** The merged run in nbagent's columns; per-step and per-client figures stay in each worker's own report. */

@@ -11,8 +11,8 @@ public final class RpcSummaryTable {
 
     public static void print(RpcSummary s, PrintWriter out) {
         LatencySummary l = s.latencyUs();
-        String shape = s.stepsLatencyUs().isEmpty() ? s.inFlightPerClient() + " in flight per client"
-                : "concurrency = pairs, a request = one cycle";
+        String shape = s.command().equals("register") ? "concurrency = pairs, a request = one cycle"
+                : s.inFlightPerClient() + " in flight per client";
         out.println(s.command() + " -> " + s.target() + " (" + s.io() + "), " + shape + ", latency closed loop (from send)");
         out.println(String.format(Locale.ROOT, "%12s %11s %12s %12s %9s %12s %9s %9s %9s %9s %9s %8s %10s",
                 "requests", "concurrency", "received", "received_ok", "time(s)", "QPS", "avg(us)", "median", "max",

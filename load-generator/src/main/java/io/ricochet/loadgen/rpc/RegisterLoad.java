@@ -156,7 +156,8 @@ public final class RegisterLoad implements RpcWorkload {
 
         /** Completes normally whatever happened; the outcome is in the counters. */
         private CompletableFuture<Void> cycle(long cycle) {
-            String uri = "bench/" + index + "/" + cycle;
+            // The seed is distinct per worker of a distributed run, so no two workers' pairs share a URI.
+            String uri = "bench/" + spec.seed() + "/" + index + "/" + cycle;
             long[] t = new long[STEPS.size() + 1];
             t[0] = System.nanoTime();
             return owner.serve(uri, REVERSE)

@@ -80,6 +80,17 @@ class LocalControllerTest {
     }
 
     @Test
+    void registerPairsOfDifferentWorkersNeverShareAUri() {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "register", "--pairs", "4", "--cycles", "400",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        assertEquals(400, merged.get("ok").asLong(), merged.toString());
+        assertEquals(0, merged.get("bad").asLong() + merged.get("errors").asLong());
+        assertEquals(1600.0, merged.get("server").get("rpc_requests").asDouble());
+    }
+
+    @Test
     void aKilledWorkerIsNamedAndTheOthersResultsKept(@TempDir Path report) throws Exception {
         // The live output goes to stderr, like every command's progress: capture it for this test.
         java.io.ByteArrayOutputStream live = new java.io.ByteArrayOutputStream();
