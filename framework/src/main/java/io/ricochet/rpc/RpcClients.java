@@ -4,8 +4,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.ricochet.transport.IoTransport;
+import io.ricochet.config.LengthField;
+import io.ricochet.config.TransportKind;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.FrameClientInitializer;
+import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -63,11 +67,10 @@ public final class RpcClients implements AutoCloseable {
         return new Bootstrap().group(group).channel(transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .handler(new io.ricochet.transport.FrameClientInitializer(io.ricochet.config.LengthField.FOUR,
-                        config.rpc().maxFrame(), frames, transportMeters));
+                .handler(new FrameClientInitializer(LengthField.FOUR, config.rpc().maxFrame(), frames, transportMeters));
     }
 
-    RpcConnection newConnection(io.ricochet.transport.FrameSession session, RequestRouter router) {
+    RpcConnection newConnection(FrameSession session, RequestRouter router) {
         return new RpcConnection(session, config.rpc(), router, metrics, servedMetrics);
     }
 
@@ -79,7 +82,8 @@ public final class RpcClients implements AutoCloseable {
         connected.decrementAndGet();
     }
 
-    public io.ricochet.config.TransportKind io() {
+    /** The client I/O transport in use, AUTO resolved. */
+    public TransportKind io() {
         return transport.kind();
     }
 

@@ -6,6 +6,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.transport.RicochetServer;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -86,7 +87,8 @@ public final class RpcServer implements AutoCloseable {
         return server.activeConnections();
     }
 
-    public java.util.concurrent.CompletableFuture<Void> terminationFuture() {
+    /** Completes when the server has shut down. */
+    public CompletableFuture<Void> terminationFuture() {
         return server.terminationFuture();
     }
 
