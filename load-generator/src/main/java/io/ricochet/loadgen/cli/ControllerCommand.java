@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
@@ -15,6 +16,7 @@ import io.ricochet.loadgen.report.SummaryTable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,7 +151,7 @@ final class ControllerCommand implements Callable<Integer> {
                 boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
                 embedded = embeddedFor(sub, rpc);
                 err.println(embedded.describe());
-                java.net.InetSocketAddress address = rpc ? embedded.rpcAddress() : embedded.server().tcpAddress();
+                InetSocketAddress address = rpc ? embedded.rpcAddress() : embedded.server().tcpAddress();
                 target = address.getHostString() + ":" + address.getPort();
                 scrape = scrape != null ? scrape : embedded.metricsUri();
             }
@@ -221,7 +223,7 @@ final class ControllerCommand implements Callable<Integer> {
         }
         return new KubernetesExecutor(new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image,
                 workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep),
-                () -> new io.fabric8.kubernetes.client.KubernetesClientBuilder().build());
+                () -> new KubernetesClientBuilder().build());
     }
 
     private String jobName() {
