@@ -59,18 +59,16 @@ public final class RpcMetrics {
         if (found != null) {
             return found;
         }
-        String tag = timers.size() < maxMethodTags ? method : OTHER_METHOD;
-        Timer[] forTag = tag.equals(method) ? null : timers.get(OTHER_METHOD);
-        if (forTag == null) {
-            Timer[] created = new Timer[RpcStatus.values().length];
-            for (RpcStatus s : RpcStatus.values()) {
-                created[s.ordinal()] = Timer.builder(timerName).description("RPC calls by method and status")
-                        .tag("method", tag).tag("status", s.name()).register(registry);
-            }
-            forTag = created;
-            timers.putIfAbsent(tag, created);
+        // Past the cap only "other" is added; such a method then finds "other" on each call.
+        return timers.computeIfAbsent(timers.size() < maxMethodTags ? method : OTHER_METHOD, this::register);
+    }
+
+    private Timer[] register(String tag) {
+        Timer[] byStatus = new Timer[RpcStatus.values().length];
+        for (RpcStatus s : RpcStatus.values()) {
+            byStatus[s.ordinal()] = Timer.builder(timerName).description("RPC calls by method and status")
+                    .tag("method", tag).tag("status", s.name()).register(registry);
         }
-        // Past the cap only "other" is stored; a method past it looks up "other" each time.
-        return tag.equals(method) ? timers.get(method) : forTag;
+        return byStatus;
     }
 }

@@ -139,22 +139,14 @@ final class ControllerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        EmbeddedTarget embedded = null;
-        try {
-            String target;
-            URI scrape = common.scrape;
-            if (common.target != null) {
-                target = common.target.getHostString() + ":" + common.target.getPort();
-            } else if (onKubernetes) {
-                throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
-            } else {
-                boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
-                embedded = embeddedFor(sub, rpc);
-                err.println(embedded.describe());
-                InetSocketAddress address = rpc ? embedded.rpcAddress() : embedded.server().tcpAddress();
-                target = address.getHostString() + ":" + address.getPort();
-                scrape = scrape != null ? scrape : embedded.metricsUri();
-            }
+        if (onKubernetes && common.target == null) {
+            throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
+        }
+        boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
+        try (RunSupport.Target resolved = targetFor(sub, common, rpc, err)) {
+            InetSocketAddress address = rpc ? resolved.rpc() : resolved.tcp();
+            String target = address.getHostString() + ":" + address.getPort();
+            URI scrape = resolved.scrape();
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (!onKubernetes && common.report != null) {
                 // Local workers keep their own full reports beside the merged one: raw data for any check.
@@ -180,10 +172,6 @@ final class ControllerCommand implements Callable<Integer> {
                     return ExitCodes.FAILED;
                 }
                 return RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
-            }
-        } finally {
-            if (embedded != null) {
-                embedded.close();
             }
         }
     }
@@ -248,18 +236,15 @@ final class ControllerCommand implements Callable<Integer> {
         return weights;
     }
 
-    /** The embedded echo server for a local run without --target, sized like the scenario's own would be. */
-    private EmbeddedTarget embeddedFor(ParseResult sub, boolean withRpc) {
-        int width = sub.matchedOptionValue("--length-field", 2);
-        LengthField field = LengthField.ofWidth(width);
+    /** The scenario's --target, or an embedded echo server sized as the scenario alone would size it. */
+    private static RunSupport.Target targetFor(ParseResult sub, CommonOptions common, boolean withRpc, PrintStream err) {
+        LengthField field = LengthField.ofWidth(sub.matchedOptionValue("--length-field", 2));
         // The echo-style commands' --size is a range; the RPC commands' an int that the RPC port's limits cover.
         Object size = sub.commandSpec().findOption("--size") == null ? null : sub.commandSpec().findOption("--size").getValue();
         int maxFrame = Math.max(field.defaultMaxFrame(), size instanceof Converters.SizeRange range ? range.max() : 0);
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
-        Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnection > 0 ? 3 / perConnection : 0)));
-        return new EmbeddedTarget(field, maxFrame, ((ScenarioCommand) sub.commandSpec().userObject()).common().serverIoThreads,
-                idle, withRpc);
+        return RunSupport.target(common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc, err);
     }
 
     private static String podIp() {

@@ -8,7 +8,6 @@ import io.ricochet.loadgen.report.Summary;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import io.ricochet.loadgen.scenario.RunHooks;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
                 + "latency from connect to reply.")
-final class CrrCommand implements Callable<Integer>, ScenarioCommand {
+final class CrrCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -29,11 +28,6 @@ final class CrrCommand implements Callable<Integer>, ScenarioCommand {
 
     @Option(names = "--concurrency", defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

@@ -2,7 +2,6 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunHooks;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,7 +11,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Stress test (FPNN TCPStressTest/UDPStressTest, the CFW echo test): connections x rate, "
                 + "pipelined, every reply verified.")
-final class EchoCommand implements Callable<Integer>, ScenarioCommand {
+final class EchoCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -38,11 +37,6 @@ final class EchoCommand implements Callable<Integer>, ScenarioCommand {
     @Option(names = "--per-connection-rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "Requests/s per connection, open loop, e.g. 0.04/s for held connections.")
     double perConnectionRate;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

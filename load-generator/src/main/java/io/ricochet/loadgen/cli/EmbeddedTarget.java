@@ -27,10 +27,6 @@ final class EmbeddedTarget implements AutoCloseable {
     private final RpcServer rpc;
     private final MetricsEndpoint metrics;
 
-    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout) {
-        this(lengthField, maxFrame, ioThreads, idleTimeout, false);
-    }
-
     EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc) {
         jvm.bindTo(registry);
         ServerConfig config = ServerConfig.builder()

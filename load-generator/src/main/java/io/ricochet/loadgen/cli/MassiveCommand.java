@@ -1,7 +1,6 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.RunHooks;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,7 +11,7 @@ import picocli.CommandLine.Spec;
         description = "Held connections (FPNN TCPMassiveConnectionsTest): ramp to --connections at --connect-rate, "
                 + "hold for --duration at --per-connection-rate; reports connects, connect time and echo latency. "
                 + "One process holds what its open-file limit allows; spread millions over workers.")
-final class MassiveCommand implements Callable<Integer>, ScenarioCommand {
+final class MassiveCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -30,11 +29,6 @@ final class MassiveCommand implements Callable<Integer>, ScenarioCommand {
     @Option(names = "--per-connection-rate", defaultValue = "0.04", converter = Converters.RateConverter.class,
             description = "Requests/s on each held connection (default: ${DEFAULT-VALUE}).")
     double perConnectionRate;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

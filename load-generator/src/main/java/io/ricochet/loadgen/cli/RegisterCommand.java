@@ -3,7 +3,6 @@ package io.ricochet.loadgen.cli;
 import io.ricochet.loadgen.rpc.RegisterLoad;
 import io.ricochet.loadgen.scenario.RunHooks;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +13,7 @@ import picocli.CommandLine.Spec;
         description = "nbagent's registration test on --pairs of clients. A cycle: A registers a fresh URI at the "
                 + "agent, B calls it (A answers), A unregisters, B's next call must get NOT_FOUND. Latency per "
                 + "cycle and per step. --target is the RPC port.")
-final class RegisterCommand implements Callable<Integer>, ScenarioCommand {
+final class RegisterCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -36,11 +35,6 @@ final class RegisterCommand implements Callable<Integer>, ScenarioCommand {
     @Option(names = "--warmup", defaultValue = "0",
             description = "Untimed cycles run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
     long warmup;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

@@ -3,7 +3,6 @@ package io.ricochet.loadgen.cli;
 import io.ricochet.loadgen.rpc.UpdateLoad;
 import io.ricochet.loadgen.scenario.RunHooks;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,7 +12,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "rpc", mixinStandardHelpOptions = true, sortOptions = false,
         description = "nbagent's RPC test: --clients connections call bench.update for --requests in all, "
                 + "--in-flight at a time each; every answer verified. --target is the RPC port.")
-final class RpcCommand implements Callable<Integer>, ScenarioCommand {
+final class RpcCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
@@ -39,11 +38,6 @@ final class RpcCommand implements Callable<Integer>, ScenarioCommand {
     @Option(names = "--warmup", defaultValue = "0",
             description = "Untimed requests run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
     long warmup;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

@@ -34,17 +34,10 @@ final class RpcScenarios {
         check(commandSpec, !timeout.isZero() && !timeout.isNegative(), "timeout: " + timeout + " (expected: > 0)");
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
-        EmbeddedTarget embedded = null;
-        try {
-            InetSocketAddress target = common.target;
-            URI scrape = common.scrape;
-            if (target == null) {
-                embedded = new EmbeddedTarget(LengthField.TWO, LengthField.TWO.defaultMaxFrame(), common.serverIoThreads,
-                        Duration.ofSeconds(30), true);
-                err.println(embedded.describe());
-                target = embedded.rpcAddress();
-                scrape = scrape != null ? scrape : embedded.metricsUri();
-            }
+        try (RunSupport.Target resolved = RunSupport.target(common, LengthField.TWO, LengthField.TWO.defaultMaxFrame(),
+                Duration.ofSeconds(30), true, err)) {
+            InetSocketAddress target = resolved.rpc();
+            URI scrape = resolved.scrape();
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
                     common.ioThreads);
             if (warmup > 0) {
@@ -67,10 +60,6 @@ final class RpcScenarios {
                 RpcSummaryTable.print(summary, out);
             }
             return exitStatus(summary, common.maxErrorRate);
-        } finally {
-            if (embedded != null) {
-                embedded.close();
-            }
         }
     }
 

@@ -1,7 +1,6 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.RunHooks;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -9,18 +8,13 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "rr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_RR: one connection, one request in flight; QPS is round trips per second.")
-final class RrCommand implements Callable<Integer>, ScenarioCommand {
+final class RrCommand implements ScenarioCommand {
     @Spec
     CommandSpec commandSpec;
     @Mixin
     CommonOptions common;
     @Mixin
     LoadOptions load;
-
-    @Override
-    public Integer call() throws Exception {
-        return run(RunHooks.NONE);
-    }
 
     @Override
     public CommonOptions common() {

@@ -21,8 +21,12 @@ final class RunSupport {
     private RunSupport() {
     }
 
-    /** A target to load and, for the embedded server, its metrics; closes the server afterwards. */
-    record Target(InetSocketAddress tcp, InetSocketAddress udp, URI scrape, EmbeddedTarget embedded) implements AutoCloseable {
+    /**
+     * A target to load and, for the embedded server, its metrics; closes the server afterwards. With
+     * {@code --target} every address is that one; {@code rpc} is null for an embedded server without RPC.
+     */
+    record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded)
+            implements AutoCloseable {
         InetSocketAddress address(Protocol protocol) {
             return protocol == Protocol.UDP ? udp : tcp;
         }
@@ -37,12 +41,18 @@ final class RunSupport {
 
     static Target target(CommonOptions common, LengthField lengthField, int maxFrame, Duration idleTimeout,
             PrintStream err) {
+        return target(common, lengthField, maxFrame, idleTimeout, false, err);
+    }
+
+    /** As above; {@code withRpc} also starts the embedded server's RPC port. */
+    static Target target(CommonOptions common, LengthField lengthField, int maxFrame, Duration idleTimeout,
+            boolean withRpc, PrintStream err) {
         if (common.target != null) {
-            return new Target(common.target, common.target, common.scrape, null);
+            return new Target(common.target, common.target, common.target, common.scrape, null);
         }
-        EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout);
+        EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout, withRpc);
         err.println(embedded.describe());
-        return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(),
+        return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(), embedded.rpcAddress(),
                 common.scrape != null ? common.scrape : embedded.metricsUri(), embedded);
     }
 

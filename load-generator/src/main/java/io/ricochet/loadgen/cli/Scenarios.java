@@ -34,11 +34,16 @@ final class Scenarios {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
         }
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
-        Duration idle = Duration.ofSeconds(Math.max(30, (long) (perConnectionRate > 0 ? 3 / perConnectionRate : 0)));
+        Duration idle = idleTimeout(perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(common, load.field(), maxFrame, idle, err)) {
             LoadSpec spec = builder.target(target.address(load.protocol)).build();
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
         }
+    }
+
+    /** An embedded server's idle timeout: long enough for three requests at the per-connection rate, 30 s at least. */
+    static Duration idleTimeout(double perConnectionRate) {
+        return Duration.ofSeconds(Math.max(30, (long) (perConnectionRate > 0 ? 3 / perConnectionRate : 0)));
     }
 
     static Map<String, Object> config(String command, LoadSpec spec) {

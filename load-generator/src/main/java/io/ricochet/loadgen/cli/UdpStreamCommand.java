@@ -5,8 +5,8 @@ import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.scenario.UdpStream;
-import io.ricochet.loadgen.scrape.MetricsScraper;
 import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.scrape.ServerWatch;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -62,10 +62,8 @@ final class UdpStreamCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         try (RunSupport.Target target = RunSupport.target(common, field, Math.max(field.defaultMaxFrame(), size),
                 Duration.ofSeconds(30), System.err)) {
-            MetricsScraper scraper = target.scrape() == null ? null : new MetricsScraper(target.scrape());
-            ServerSample before = sample(scraper);
-            double cpuMax = Double.NaN;
-            double rssMax = Double.NaN;
+            ServerWatch watch = new ServerWatch(target.scrape());
+            ServerSample before = watch.sample();
             try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,
                     common.io, common.ioThreads)) {
                 stream.start();
@@ -77,9 +75,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                     Thread.sleep(Math.max(1, Math.min(common.interval.toMillis(), (end - System.nanoTime()) / 1_000_000)));
                     long s = stream.sent.sum();
                     long r = stream.received.sum();
-                    ServerSample now = sample(scraper);
-                    cpuMax = max(cpuMax, now.cpu());
-                    rssMax = max(rssMax, now.rssBytes());
+                    watch.sample();
                     System.err.printf(Locale.ROOT, "[%6.1fs/%.1fs] sent %,d pps  received %,d pps  bad %d%n",
                             (System.nanoTime() - start) / 1e9, duration.toNanos() / 1e9,
                             (long) ((s - lastSent) / (common.interval.toNanos() / 1e9)),
@@ -90,12 +86,10 @@ final class UdpStreamCommand implements Callable<Integer> {
                 stream.stopSending();
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Thread.sleep(linger.toMillis());
-                ServerSample after = sample(scraper);
+                watch.sample();
                 long sent = stream.sent.sum();
                 long received = stream.received.sum();
-                ServerSummary server = scraper == null ? null : new ServerSummary(scraper.uri().toString(),
-                        max(cpuMax, after.cpu()), max(rssMax, after.rssBytes()), after.activeConnections(),
-                        after.framesSent() - before.framesSent(), Double.NaN);
+                ServerSummary server = watch.summary(before);
                 UdpStreamSummary summary = new UdpStreamSummary("udp-stream", target.udp().getHostString() + ":"
                         + target.udp().getPort(), stream.io().kind().label(), sockets, size, round(seconds), sent,
                         received, stream.bad.sum(), round(sent / seconds), round(received / seconds),
@@ -127,21 +121,6 @@ final class UdpStreamCommand implements Callable<Integer> {
                 return summary.bad() > 0 || received == 0 ? ExitCodes.FAILED : ExitCodes.OK;
             }
         }
-    }
-
-    private static ServerSample sample(MetricsScraper scraper) {
-        if (scraper == null) {
-            return ServerSample.NONE;
-        }
-        try {
-            return scraper.sample();
-        } catch (Exception e) {
-            return ServerSample.NONE;
-        }
-    }
-
-    private static double max(double a, double b) {
-        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
     }
 
     private static double round(double v) {

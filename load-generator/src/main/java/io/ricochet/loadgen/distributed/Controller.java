@@ -304,16 +304,26 @@ public final class Controller implements AutoCloseable {
         return true;
     }
 
-    private synchronized void emitIntervals(ReportWriter report, boolean flush) {
-        Set<Integer> running = new HashSet<>();
-        for (WorkerStatus w : workers) {
-            if (w.state == WorkerState.RUNNING) {
-                running.add(w.index);
+    /**
+     * Prints and writes the intervals that are complete. They are taken under the lock; the scrape and
+     * the output happen outside it, so the RPC event loop delivering reports never waits on HTTP or disk.
+     */
+    private void emitIntervals(ReportWriter report, boolean flush) {
+        List<IntervalMerger.Merged> complete = new ArrayList<>();
+        synchronized (this) {
+            Set<Integer> running = new HashSet<>();
+            for (WorkerStatus w : workers) {
+                if (w.state == WorkerState.RUNNING) {
+                    running.add(w.index);
+                }
+            }
+            long overdue = settings.interval().toNanos() * 2 + 1_000_000_000L;
+            IntervalMerger.Merged m;
+            while ((m = merger.poll(running, System.nanoTime(), overdue, flush)) != null) {
+                complete.add(m);
             }
         }
-        long overdue = settings.interval().toNanos() * 2 + 1_000_000_000L;
-        IntervalMerger.Merged m;
-        while ((m = merger.poll(running, System.nanoTime(), overdue, flush)) != null) {
+        for (IntervalMerger.Merged m : complete) {
             double seconds = Math.max(1e-3, (m.endMillis - m.startMillis) / 1000.0);
             ServerSample now = server.sample();
             IntervalRow row = new IntervalRow(m.elapsedS, m.openConnections, m.completed(), m.ok, m.bad, m.errors,

@@ -19,8 +19,8 @@ public final class RpcSummaryTable {
                 "min", "p99", "srv_cpu", "srv_rss_MB"));
         out.println(String.format(Locale.ROOT, "%12d %11d %12d %12d %9.2f %12.1f %9.1f %9d %9d %9d %9d %8s %10s",
                 s.requests(), s.concurrency(), s.received(), s.receivedOk(), s.totalTimeS(), s.qps(), l.mean(), l.p50(),
-                l.max(), l.min(), l.p99(), s.server() == null ? "-" : pct(s.server().cpuMax()),
-                s.server() == null ? "-" : mb(s.server().rssMaxBytes())));
+                l.max(), l.min(), l.p99(), s.server() == null ? "-" : SummaryTable.pct(s.server().cpuMax()),
+                s.server() == null ? "-" : SummaryTable.mb(s.server().rssMaxBytes())));
         for (Map.Entry<String, LatencySummary> step : s.stepsLatencyUs().entrySet()) {
             LatencySummary v = step.getValue();
             out.printf(Locale.ROOT, "step %-13s avg %.1f  median %d  p99 %d  max %d us%n", step.getKey(), v.mean(),
@@ -41,13 +41,5 @@ public final class RpcSummaryTable {
             out.println("first error: " + s.firstError());
         }
         out.flush();
-    }
-
-    private static String pct(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f%%", v * 100);
-    }
-
-    private static String mb(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v / (1024 * 1024));
     }
 }

@@ -49,11 +49,13 @@ public final class SummaryTable {
         };
     }
 
-    private static String pct(double v) {
+    /** A 0..1 fraction as a percentage, or - when unknown; shared by the other tables. */
+    static String pct(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f%%", v * 100);
     }
 
-    private static String mb(double v) {
+    /** Bytes as MiB, or - when unknown. */
+    static String mb(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v / (1024 * 1024));
     }
 }

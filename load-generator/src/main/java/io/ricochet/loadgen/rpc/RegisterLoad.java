@@ -1,14 +1,10 @@
 package io.ricochet.loadgen.rpc;
 
 import com.google.protobuf.ByteString;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.report.ClientRow;
 import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcClient;
-import io.ricochet.rpc.RpcClientConfig;
-import io.ricochet.rpc.RpcClients;
-import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcStatus;
@@ -17,10 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -29,21 +23,16 @@ import org.HdrHistogram.Recorder;
  * again and must get {@code NOT_FOUND}. Each pair runs its share of the cycles one after another; a
  * cycle is ok only if all four steps are.
  */
-public final class RegisterLoad implements RpcWorkload {
+public final class RegisterLoad extends RpcLoadBase {
     /** The steps of a cycle, in order, as named in the report. */
     public static final List<String> STEPS = List.of("register", "call", "unregister", "call_missing");
     private static final RpcHandler REVERSE = RpcHandler.sync(BenchMethods::reverse);
 
-    private final RpcBenchSpec spec;
-    private final Counters counters = new Counters();
-    private final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
     private final Recorder[] stepLatency = new Recorder[STEPS.size()];
     private final org.HdrHistogram.Histogram[] stepTotals = new org.HdrHistogram.Histogram[STEPS.size()];
-    private final AtomicReference<String> firstError = new AtomicReference<>();
-    private RpcClients group;
 
     public RegisterLoad(RpcBenchSpec spec) {
-        this.spec = spec;
+        super(spec);
         for (int i = 0; i < STEPS.size(); i++) {
             stepLatency[i] = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
             stepTotals[i] = RunStats.newHistogram();
@@ -54,9 +43,8 @@ public final class RegisterLoad implements RpcWorkload {
 
     @Override
     public void connect() {
-        RpcConfig rpc = RpcConfig.builder().defaultTimeout(spec.timeout()).build();
-        group = RpcClients.create(RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads())
-                .build(), new SimpleMeterRegistry());
+        // One step of a cycle at a time per connection.
+        openGroup(1);
         for (int i = 0; i < spec.clients(); i++) {
             connected.add(new RpcClient[] {Joins.join(group.connect(spec.target())), Joins.join(group.connect(spec.target()))});
         }
@@ -75,21 +63,6 @@ public final class RegisterLoad implements RpcWorkload {
     }
 
     @Override
-    public long total() {
-        return spec.total();
-    }
-
-    @Override
-    public Counters counters() {
-        return counters;
-    }
-
-    @Override
-    public Recorder latency() {
-        return latency;
-    }
-
-    @Override
     public synchronized Map<String, LatencySummary> steps() {
         Map<String, LatencySummary> steps = new LinkedHashMap<>();
         for (int i = 0; i < STEPS.size(); i++) {
@@ -104,22 +77,6 @@ public final class RegisterLoad implements RpcWorkload {
         return List.of();
     }
 
-    @Override
-    public String io() {
-        return group == null ? spec.io().label() : group.io().label();
-    }
-
-    @Override
-    public String firstError() {
-        return firstError.get();
-    }
-
-    @Override
-    public void close() {
-        if (group != null) {
-            group.close();
-        }
-    }
 
     /** One owner and one caller running their cycles in sequence. */
     private final class Pair {
@@ -134,9 +91,7 @@ public final class RegisterLoad implements RpcWorkload {
             this.owner = owner;
             this.caller = caller;
             this.cycles = cycles;
-            byte[] bytes = new byte[spec.bodySize()];
-            new SplittableRandom(spec.seed() * 31 + index).nextBytes(bytes);
-            this.body = ByteString.copyFrom(bytes);
+            this.body = body(index);
         }
 
         final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -190,11 +145,11 @@ public final class RegisterLoad implements RpcWorkload {
                             record(t);
                         } else if (cause(error) instanceof Mismatch m) {
                             counters.bad.increment();
-                            firstError.compareAndSet(null, m.getMessage());
+                            failed(m.getMessage());
                             owner.unserve(uri);
                         } else {
                             counters.errors.increment();
-                            firstError.compareAndSet(null, uri + ": " + cause(error).getMessage());
+                            failed(uri + ": " + cause(error).getMessage());
                             owner.unserve(uri);
                         }
                         return null;
@@ -208,10 +163,6 @@ public final class RegisterLoad implements RpcWorkload {
             latency.recordValue(micros(t[STEPS.size()] - t[0]));
             counters.ok.increment();
         }
-    }
-
-    private static long micros(long nanos) {
-        return Math.max(1, Math.min(RunStats.HIGHEST_US, nanos / 1000));
     }
 
     private static Throwable cause(Throwable error) {

@@ -2,24 +2,17 @@ package io.ricochet.loadgen.rpc;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.report.ClientRow;
 import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcClient;
-import io.ricochet.rpc.RpcClientConfig;
-import io.ricochet.rpc.RpcClients;
-import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.bench.BenchMethods;
 import io.ricochet.rpc.bench.proto.BenchMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * nbagent's RPC test: each client calls {@code bench.update} for its share of the requests, keeping
@@ -27,23 +20,16 @@ import org.HdrHistogram.Recorder;
  * sets (its sequence number, rising on each connection, and its receive time) and every other field
  * unchanged.
  */
-public final class UpdateLoad implements RpcWorkload {
-    private final RpcBenchSpec spec;
-    private final Counters counters = new Counters();
-    private final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
-    private final AtomicReference<String> firstError = new AtomicReference<>();
+public final class UpdateLoad extends RpcLoadBase {
     private final List<Driver> drivers = new ArrayList<>();
-    private RpcClients group;
 
     public UpdateLoad(RpcBenchSpec spec) {
-        this.spec = spec;
+        super(spec);
     }
 
     @Override
     public void connect() {
-        RpcConfig rpc = RpcConfig.builder().maxInFlight(Math.max(spec.inFlight(), 1)).defaultTimeout(spec.timeout()).build();
-        group = RpcClients.create(RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads())
-                .build(), new SimpleMeterRegistry());
+        openGroup(spec.inFlight());
         List<CompletableFuture<RpcClient>> connects = new ArrayList<>();
         for (int i = 0; i < spec.clients(); i++) {
             connects.add(group.connect(spec.target()));
@@ -66,21 +52,6 @@ public final class UpdateLoad implements RpcWorkload {
     }
 
     @Override
-    public long total() {
-        return spec.total();
-    }
-
-    @Override
-    public Counters counters() {
-        return counters;
-    }
-
-    @Override
-    public Recorder latency() {
-        return latency;
-    }
-
-    @Override
     public Map<String, LatencySummary> steps() {
         return Map.of();
     }
@@ -96,22 +67,6 @@ public final class UpdateLoad implements RpcWorkload {
         return rows;
     }
 
-    @Override
-    public String io() {
-        return group == null ? spec.io().label() : group.io().label();
-    }
-
-    @Override
-    public String firstError() {
-        return firstError.get();
-    }
-
-    @Override
-    public void close() {
-        if (group != null) {
-            group.close();
-        }
-    }
 
     /** One client's closed loop; every field is touched only on its connection's event loop. */
     private final class Driver {
@@ -136,9 +91,7 @@ public final class UpdateLoad implements RpcWorkload {
             this.index = index;
             this.client = client;
             this.quota = quota;
-            byte[] bytes = new byte[spec.bodySize()];
-            new SplittableRandom(spec.seed() * 31 + index).nextBytes(bytes);
-            this.body = ByteString.copyFrom(bytes);
+            this.body = body(index);
             if (quota == 0) {
                 done.complete(null);
             }
@@ -176,19 +129,19 @@ public final class UpdateLoad implements RpcWorkload {
             if (error != null) {
                 errors++;
                 counters.errors.increment();
-                firstError.compareAndSet(null, "client " + index + ": " + error.getMessage());
+                failed("client " + index + ": " + error.getMessage());
             } else {
                 String mismatch = verify(request, answer);
                 if (mismatch == null) {
-                    long micros = Math.max(1, (now - sentNanos) / 1000);
-                    histogram.recordValue(Math.min(micros, RunStats.HIGHEST_US));
-                    latency.recordValue(Math.min(micros, RunStats.HIGHEST_US));
+                    long micros = micros(now - sentNanos);
+                    histogram.recordValue(micros);
+                    latency.recordValue(micros);
                     ok++;
                     counters.ok.increment();
                 } else {
                     bad++;
                     counters.bad.increment();
-                    firstError.compareAndSet(null, "client " + index + " sequence " + request.getSequence() + ": " + mismatch);
+                    failed("client " + index + " sequence " + request.getSequence() + ": " + mismatch);
                 }
             }
             if (ended == quota) {
@@ -212,7 +165,10 @@ public final class UpdateLoad implements RpcWorkload {
             if (reply.getServerReceiveTimeMicros() <= 0) {
                 return "server receive time not set";
             }
-            if (!reply.toBuilder().clearServerSequence().clearServerReceiveTimeMicros().build().equals(request)) {
+            // Field by field: rebuilding the message to compare it would allocate per answer.
+            if (reply.getClientId() != request.getClientId() || reply.getSequence() != request.getSequence()
+                    || reply.getClientSendTimeMicros() != request.getClientSendTimeMicros()
+                    || !reply.getBody().equals(request.getBody())) {
                 return "a field the server must not touch changed";
             }
             return null;
