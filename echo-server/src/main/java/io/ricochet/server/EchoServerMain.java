@@ -1,5 +1,6 @@
 package io.ricochet.server;
 
+import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 
 /** {@code java -jar echo-server.jar [options]}: exit 0 after a graceful stop, 1 if it cannot start, 2 for a usage error. */
@@ -8,6 +9,7 @@ public final class EchoServerMain {
     }
 
     public static void main(String[] args) {
+        IoTransport.preferOneShotIoUringPoll();
         System.exit(newCommandLine(new EchoServerCommand(new SignalShutdown())).execute(args));
     }
 

@@ -2,7 +2,7 @@ package io.ricochet.config;
 
 import java.util.Locale;
 
-/** Which I/O implementation runs the event loops. {@link #AUTO} picks io_uring, then epoll, then NIO. */
+/** Which I/O implementation runs the event loops. {@link #AUTO} picks epoll, then io_uring, then NIO (see {@code IoTransport}). */
 public enum TransportKind {
     AUTO, IO_URING, EPOLL, NIO;
 

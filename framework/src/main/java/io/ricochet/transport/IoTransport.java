@@ -27,7 +27,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One I/O implementation: how to make its event loops and which channel classes go with them.
- * {@link #resolve} turns {@link TransportKind#AUTO} into io_uring, then epoll, then NIO, by what loads here.
+ * {@link #resolve} turns {@link TransportKind#AUTO} into epoll, then io_uring, then NIO, by what loads here.
+ *
+ * <p>io_uring comes after epoll because Netty 4.2.18's io_uring misses a peer's reset that arrives right
+ * after data: the read loop ends on a completion that does not flag the socket non-empty, and the
+ * multishot POLLIN it re-arms has already consumed the reset's wakeup, so the channel stays open until
+ * something else closes it (a client looping connect, send a byte, reset held 38,303 descriptors in
+ * 5 s). Netty's one-shot POLLIN sees the reset; {@link #preferOneShotIoUringPoll()} selects it.
  */
 public record IoTransport(
         TransportKind kind,
@@ -36,16 +42,19 @@ public record IoTransport(
         Class<? extends SocketChannel> socketChannel,
         Class<? extends DatagramChannel> datagramChannel) {
 
+    /** Netty's switch for io_uring's multishot POLLIN, read once when its {@code IoUring} class loads. */
+    public static final String IO_URING_MULTISHOT_POLL_PROPERTY = "io.netty.iouring.pollAddMultishotEnabled";
+
     private static final Logger log = LoggerFactory.getLogger(IoTransport.class);
 
     /** The transport {@code requested} names, or for AUTO the best available; fails if a forced one cannot load. */
     public static IoTransport resolve(TransportKind requested) {
         return switch (requested) {
             case AUTO -> {
-                IoTransport chosen = IoUring.isAvailable() ? ioUring() : Epoll.isAvailable() ? epoll() : nio();
-                log.info("transport auto: {} (io_uring {}, epoll {})", chosen.kind().label(),
-                        availability(IoUring.isAvailable(), IoUring.unavailabilityCause()),
-                        availability(Epoll.isAvailable(), Epoll.unavailabilityCause()));
+                IoTransport chosen = Epoll.isAvailable() ? epoll() : IoUring.isAvailable() ? ioUring() : nio();
+                log.info("transport auto: {} (epoll {}, io_uring {})", chosen.kind().label(),
+                        availability(Epoll.isAvailable(), Epoll.unavailabilityCause()),
+                        availability(IoUring.isAvailable(), IoUring.unavailabilityCause()));
                 yield chosen;
             }
             case IO_URING -> {
@@ -74,7 +83,23 @@ public record IoTransport(
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), ioHandlerFactory.get());
     }
 
+    /**
+     * For a program's {@code main}, before anything touches io_uring: selects Netty's one-shot POLLIN for
+     * io_uring (see the class comment), unless {@value #IO_URING_MULTISHOT_POLL_PROPERTY} was set on the
+     * command line. It costs one poll submission per read loop. The echo server and the load generator call it.
+     */
+    public static void preferOneShotIoUringPoll() {
+        if (System.getProperty(IO_URING_MULTISHOT_POLL_PROPERTY) == null) {
+            System.setProperty(IO_URING_MULTISHOT_POLL_PROPERTY, "false");
+        }
+    }
+
     private static IoTransport ioUring() {
+        if (IoUring.isPollAddMultishotEnabled()) {
+            log.warn("io_uring with multishot POLLIN: Netty 4.2.18 keeps a connection reset right after data open "
+                    + "until its idle timeout; start the JVM with -D{}=false, or use epoll",
+                    IO_URING_MULTISHOT_POLL_PROPERTY);
+        }
         return new IoTransport(TransportKind.IO_URING, IoUringIoHandler::newFactory, IoUringServerSocketChannel.class,
                 IoUringSocketChannel.class, IoUringDatagramChannel.class);
     }

@@ -27,6 +27,7 @@ public final class PlainNettyEchoServer {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        IoTransport.preferOneShotIoUringPoll();
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 7100;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         IoTransport transport = IoTransport.resolve(TransportKind.fromLabel(args.length > 2 ? args[2] : "auto"));

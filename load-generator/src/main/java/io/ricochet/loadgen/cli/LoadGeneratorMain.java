@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,6 +14,7 @@ import picocli.CommandLine.Command;
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
+        IoTransport.preferOneShotIoUringPoll();
         System.exit(newCommandLine().execute(args));
     }
 
