@@ -4,15 +4,18 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ricochet.config.Durations;
 import io.ricochet.config.LengthField;
+import io.ricochet.config.OpenFileLimit;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.rpc.bench.BenchMethods;
+import io.ricochet.transport.Protocol;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.io.PrintWriter;
@@ -67,8 +70,10 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--max-frame", description = "Largest body; default 4094 with a 2-byte field, 16777216 with 4.")
     Integer maxFrame;
 
-    @Option(names = "--max-connections", defaultValue = "" + Integer.MAX_VALUE, description = "TCP connections served at once (default: unlimited).")
-    int maxConnections;
+    @Option(names = "--max-connections",
+            description = "TCP connections served at once on the echo port, and on the RPC port (default: the "
+                    + "open-file limit less a reserve; both ports together stay within it).")
+    Integer maxConnections;
 
     @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
             description = "UDP peers tracked at once (default: ${DEFAULT-VALUE}).")
@@ -85,6 +90,11 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "How long a graceful stop may flush (default: ${DEFAULT-VALUE}).")
     Duration shutdownTimeout;
 
+    @Option(names = "--linger-timeout", defaultValue = "2s", converter = DurationConverter.class,
+            description = "How long a closing connection, its replies flushed and its output shut, waits for the "
+                    + "client's end of stream before closing (default: ${DEFAULT-VALUE}).")
+    Duration lingerTimeout;
+
     EchoServerCommand(SignalShutdown shutdown) {
         this.shutdown = shutdown;
     }
@@ -96,12 +106,19 @@ final class EchoServerCommand implements Callable<Integer> {
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
+        // The ports share the process's descriptors: together they stay below the open-file limit.
+        ConnectionBudget budget = new ConnectionBudget(OpenFileLimit.connectionCap());
+        if (maxConnections != null && maxConnections > budget.limit()) {
+            spec.commandLine().getErr().println("echo-server: --max-connections " + maxConnections + " is more than the "
+                    + "open-file limit (" + OpenFileLimit.current() + ") leaves for connections; connections past "
+                    + budget.limit() + " are refused");
+        }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (JvmProcessMetrics jvmMetrics = new JvmProcessMetrics()) {
             jvmMetrics.bindTo(registry);
             RicochetServer server;
             try {
-                server = RicochetServer.start(config, new ReverseEchoHandler(), registry);
+                server = RicochetServer.start(config, new ReverseEchoHandler(), registry, Protocol.TCP.tag(), budget);
             } catch (ServerStartException e) {
                 spec.commandLine().getErr().println("echo-server: " + e.getMessage());
                 return ExitCodes.FAILURE;
@@ -113,7 +130,7 @@ final class EchoServerCommand implements Callable<Integer> {
                     try {
                         RpcDispatcher methods = new RpcDispatcher();
                         new BenchMethods().registerOn(methods);
-                        rpc = RpcServer.start(rpcConfig, RpcConfig.DEFAULTS, methods, registry);
+                        rpc = RpcServer.start(rpcConfig, RpcConfig.DEFAULTS, methods, registry, budget);
                     } catch (ServerStartException e) {
                         spec.commandLine().getErr().println("echo-server: " + e.getMessage());
                         return ExitCodes.FAILURE;
@@ -160,13 +177,16 @@ final class EchoServerCommand implements Callable<Integer> {
                     .udpPort(udpPort)
                     .lengthField(LengthField.ofWidth(lengthField))
                     .idleTimeout(idleTimeout)
-                    .maxConnections(maxConnections)
                     .maxUdpSessions(maxUdpSessions)
                     .ioThreads(ioThreads)
                     .transport(transport)
-                    .shutdownTimeout(shutdownTimeout);
+                    .shutdownTimeout(shutdownTimeout)
+                    .lingerTimeout(lingerTimeout);
             if (maxFrame != null) {
                 builder.maxFrame(maxFrame);
+            }
+            if (maxConnections != null) {
+                builder.maxConnections(maxConnections);
             }
             if (metricsPort < ServerConfig.DISABLED || metricsPort > 65_535) {
                 throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected: -1..65535)");

@@ -116,8 +116,57 @@ class EchoServerCliTest {
         cli.setOut(new java.io.PrintWriter(out));
         assertEquals(0, cli.execute("--help"));
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
-                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport")) {
+                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout")) {
             assertTrue(out.toString().contains(flag), flag);
+        }
+    }
+
+    /**
+     * Descriptor exhaustion once stopped every port of the process. A full echo port now refuses new
+     * connections while its admitted ones, the RPC port and /health serve on (a small cap stands in for
+     * the open-file limit).
+     */
+    @Test
+    void aFullEchoPortRefusesNewConnectionsWhileTheOtherPortsServe() throws Exception {
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1",
+                "--rpc-port", "0", "--metrics-port", "0", "--max-connections", "2");
+                RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry())) {
+            InetSocketAddress tcp = server.awaitListening("tcp");
+            InetSocketAddress rpc = server.awaitListening("rpc");
+            InetSocketAddress metrics = server.awaitListening("metrics");
+            try (FrameClient a = new FrameClient(tcp, 2);
+                    FrameClient b = new FrameClient(tcp, 2)) {
+                a.send(new byte[] {1, 2});
+                assertArrayEquals(new byte[] {2, 1}, a.receive());
+                b.send(new byte[] {3, 4});
+                assertArrayEquals(new byte[] {4, 3}, b.receive());
+                try (FrameClient refused = new FrameClient(tcp, 2)) {
+                    assertTrue(refused.isClosedByServer());
+                }
+                RpcClient client = clients.connect(rpc).get(10, TimeUnit.SECONDS);
+                assertEquals("cba", client.call(BenchMethods.REVERSE, ByteString.copyFromUtf8("abc"))
+                        .get(10, TimeUnit.SECONDS).toStringUtf8());
+                HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + metrics.getPort() + "/health")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, health.statusCode());
+                a.send(new byte[] {5, 6});
+                assertArrayEquals(new byte[] {6, 5}, a.receive());
+            }
+            assertEquals(0, server.terminate(), server.stderr());
+        }
+    }
+
+    @Test
+    void aConnectionCapAboveTheOpenFileLimitIsNamedInOneLine() throws Exception {
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1",
+                "--metrics-port", "-1", "--max-connections", "100000000")) {
+            server.awaitListening("tcp");
+            assertEquals(0, server.terminate(), server.stderr());
+            List<String> named = server.stderr().lines().filter(l -> l.startsWith("echo-server: --max-connections"))
+                    .toList();
+            assertEquals(1, named.size(), server.stderr());
+            assertTrue(named.get(0).contains("open-file limit"), named.get(0));
         }
     }
 }

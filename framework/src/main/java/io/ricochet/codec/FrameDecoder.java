@@ -18,6 +18,7 @@ import java.util.List;
  * <p>A length of 0 or above the max frame fails at once, without waiting for a body: the bad bytes and
  * everything after them are discarded, the frames decoded before it still go downstream, and a
  * {@link DecoderException} follows. A partial frame left at end of stream is counted as truncated.
+ * After a failure or {@link #discardInput()} every later byte is discarded.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private final int width;
@@ -65,6 +66,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(frameLength);
         stats.frameRead();
         out.add(frame);
+    }
+
+    /**
+     * Decodes nothing more: every byte from now on is counted as read and discarded. A connection that
+     * is closing calls this so input that arrives while it lingers is never served.
+     */
+    public void discardInput() {
+        failed = true;
     }
 
     @Override

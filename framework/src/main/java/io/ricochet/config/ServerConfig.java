@@ -15,13 +15,16 @@ import java.time.Duration;
  * @param lengthField            width of the frame length prefix
  * @param maxFrame               largest valid body length; larger lengths are protocol errors
  * @param idleTimeout            a connection or UDP session with no complete frame for this long is closed
- * @param maxConnections         TCP connections served at once; a connection past it is closed at once
+ * @param maxConnections         TCP connections served at once; a connection past it is closed at once. Defaults
+ *                               to {@link OpenFileLimit#connectionCap()}, below the process's open-file limit
  * @param maxUdpSessions         UDP peers tracked at once; datagrams from further peers are dropped
  * @param ioThreads              event-loop threads; 0 means one per available processor
  * @param transport              I/O implementation
  * @param writeBufferLowWatermark  reading a connection resumes once its queued replies drain below this many bytes
  * @param writeBufferHighWatermark reading a connection pauses while its queued replies exceed this many bytes
  * @param shutdownTimeout        how long a graceful shutdown may flush before connections are closed regardless
+ * @param lingerTimeout          how long a closing connection, its replies flushed and its output shut down,
+ *                               waits for the peer's end of stream before it is closed regardless
  */
 public record ServerConfig(
         String host,
@@ -36,7 +39,8 @@ public record ServerConfig(
         TransportKind transport,
         int writeBufferLowWatermark,
         int writeBufferHighWatermark,
-        Duration shutdownTimeout) {
+        Duration shutdownTimeout,
+        Duration lingerTimeout) {
 
     /** A port value that turns that listener off. */
     public static final int DISABLED = -1;
@@ -44,11 +48,11 @@ public record ServerConfig(
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7000;
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
-    public static final int DEFAULT_MAX_CONNECTIONS = Integer.MAX_VALUE;
     public static final int DEFAULT_MAX_UDP_SESSIONS = 100_000;
     public static final int DEFAULT_LOW_WATERMARK = 32 * 1024;
     public static final int DEFAULT_HIGH_WATERMARK = 64 * 1024;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_LINGER_TIMEOUT = Duration.ofSeconds(2);
 
     public ServerConfig {
         notNull("host", host);
@@ -67,6 +71,7 @@ public record ServerConfig(
         positive("writeBufferLowWatermark", writeBufferLowWatermark);
         inRange("writeBufferHighWatermark", writeBufferHighWatermark, writeBufferLowWatermark, Integer.MAX_VALUE);
         positive("shutdownTimeout", shutdownTimeout);
+        positive("lingerTimeout", lingerTimeout);
     }
 
     /** Largest UDP body: {@code min(maxFrame, 65507 - field width)}, 65,503 with the 4-byte field. */
@@ -106,6 +111,7 @@ public record ServerConfig(
         b.writeBufferLowWatermark = writeBufferLowWatermark;
         b.writeBufferHighWatermark = writeBufferHighWatermark;
         b.shutdownTimeout = shutdownTimeout;
+        b.lingerTimeout = lingerTimeout;
         return b;
     }
 
@@ -117,13 +123,14 @@ public record ServerConfig(
         private LengthField lengthField = LengthField.TWO;
         private Integer maxFrame;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxConnections = OpenFileLimit.connectionCap();
         private int maxUdpSessions = DEFAULT_MAX_UDP_SESSIONS;
         private int ioThreads;
         private TransportKind transport = TransportKind.AUTO;
         private int writeBufferLowWatermark = DEFAULT_LOW_WATERMARK;
         private int writeBufferHighWatermark = DEFAULT_HIGH_WATERMARK;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
 
         private Builder() {
         }
@@ -196,12 +203,17 @@ public record ServerConfig(
             return this;
         }
 
+        public Builder lingerTimeout(Duration lingerTimeout) {
+            this.lingerTimeout = lingerTimeout;
+            return this;
+        }
+
         public ServerConfig build() {
             notNull("lengthField", lengthField);
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, writeBufferLowWatermark, writeBufferHighWatermark,
-                    shutdownTimeout);
+                    shutdownTimeout, lingerTimeout);
         }
     }
 }

@@ -4,29 +4,39 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Admits TCP connections up to a cap and remembers the admitted ones until they close, so a graceful
- * shutdown can reach each of them. One close listener instance serves every channel.
+ * Admits TCP connections up to a listener's cap and within a budget it may share with other
+ * listeners, and remembers the admitted ones until they close, so a graceful shutdown can reach each
+ * of them. One close listener instance serves every channel.
  */
 public final class ConnectionRegistry {
-    private final int maxConnections;
-    private final AtomicInteger active = new AtomicInteger();
+    private final ConnectionBudget own;
+    private final ConnectionBudget shared;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final ChannelFutureListener onClose = future -> {
         channels.remove(future.channel());
-        active.decrementAndGet();
+        release();
     };
 
+    /** A listener capped at {@code maxConnections} with no budget shared with others. */
     public ConnectionRegistry(int maxConnections) {
-        this.maxConnections = maxConnections;
+        this(maxConnections, null);
     }
 
-    /** Registers {@code channel} and returns true, or returns false if the cap is reached. */
+    /** A listener capped at {@code maxConnections} that also takes a place in {@code shared}, if not null. */
+    public ConnectionRegistry(int maxConnections, ConnectionBudget shared) {
+        this.own = new ConnectionBudget(maxConnections);
+        this.shared = shared;
+    }
+
+    /** Registers {@code channel} and returns true, or returns false if the cap or the shared budget is reached. */
     public boolean admit(Channel channel) {
-        if (active.incrementAndGet() > maxConnections) {
-            active.decrementAndGet();
+        if (!own.tryAcquire()) {
+            return false;
+        }
+        if (shared != null && !shared.tryAcquire()) {
+            own.release();
             return false;
         }
         channels.add(channel);
@@ -34,8 +44,15 @@ public final class ConnectionRegistry {
         return true;
     }
 
+    private void release() {
+        own.release();
+        if (shared != null) {
+            shared.release();
+        }
+    }
+
     public int active() {
-        return active.get();
+        return own.held();
     }
 
     /** A snapshot of the open admitted channels. */

@@ -10,7 +10,7 @@ public enum CloseReason {
     IDLE,
     /** An invalid length or datagram. */
     PROTOCOL_ERROR,
-    /** Over the connection or session cap. */
+    /** Over the connection cap (TCP). */
     LIMIT,
     /** The server shut down. */
     SHUTDOWN,

@@ -22,6 +22,13 @@ public final class MeterNames {
     public static final String BYTES_RECEIVED = "ricochet.bytes.received";
     /** Counter, bytes of frames written, length fields included. Tag {@link #TAG_TRANSPORT}. */
     public static final String BYTES_SENT = "ricochet.bytes.sent";
+    /** Counter, failed accepts on a TCP listener. Tag {@link #TAG_TRANSPORT}. */
+    public static final String ACCEPT_ERRORS = "ricochet.accept.errors";
+    /**
+     * Counter, valid datagrams dropped without a reply. Tags {@link #TAG_TRANSPORT}, {@link #TAG_REASON}
+     * ({@code session_limit}: from a new peer while the session table is full).
+     */
+    public static final String DATAGRAMS_DROPPED = "ricochet.datagrams.dropped";
     /** Counter, malformed input. Tags {@link #TAG_TRANSPORT}, {@link #TAG_KIND}. */
     public static final String PROTOCOL_ERRORS = "ricochet.protocol.errors";
     /** Gauge, always 1; its {@link #TAG_IO} tag says which I/O transport the server runs. */

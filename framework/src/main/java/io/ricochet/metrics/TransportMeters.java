@@ -12,6 +12,8 @@ public final class TransportMeters {
     private final Counter framesSent;
     private final Counter bytesReceived;
     private final Counter bytesSent;
+    private final Counter acceptErrors;
+    private final Counter droppedAtSessionLimit;
     private final Counter[] closed = new Counter[CloseReason.values().length];
     private final Counter[] protocolErrors = new Counter[ProtocolErrorKind.values().length];
 
@@ -25,6 +27,13 @@ public final class TransportMeters {
         framesSent = counter(registry, MeterNames.FRAMES_SENT, transport, "Frames written");
         bytesReceived = counter(registry, MeterNames.BYTES_RECEIVED, transport, "Bytes received");
         bytesSent = counter(registry, MeterNames.BYTES_SENT, transport, "Bytes of frames written");
+        acceptErrors = counter(registry, MeterNames.ACCEPT_ERRORS, transport,
+                "Failed accepts (descriptors exhausted, say); each pauses accepting for a second");
+        droppedAtSessionLimit = Counter.builder(MeterNames.DATAGRAMS_DROPPED)
+                .description("Valid datagrams dropped without reply, by reason")
+                .tag(MeterNames.TAG_TRANSPORT, transport)
+                .tag(MeterNames.TAG_REASON, "session_limit")
+                .register(registry);
         for (CloseReason reason : CloseReason.values()) {
             closed[reason.ordinal()] = Counter.builder(MeterNames.CONNECTIONS_CLOSED)
                     .description("Connections or sessions ended, by reason")
@@ -52,6 +61,15 @@ public final class TransportMeters {
 
     public void opened() {
         opened.increment();
+    }
+
+    public void acceptError() {
+        acceptErrors.increment();
+    }
+
+    /** A datagram from a new peer, dropped because every session place is taken. */
+    public void droppedAtSessionLimit() {
+        droppedAtSessionLimit.increment();
     }
 
     public void closed(CloseReason reason) {

@@ -7,6 +7,7 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
 import io.ricochet.config.LengthField;
+import io.ricochet.config.ServerConfig;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportMeters;
 
@@ -19,6 +20,8 @@ import io.ricochet.metrics.TransportMeters;
 public final class FrameClientInitializer extends ChannelInitializer<Channel> {
     /** Flush at least every this many writes when many calls are issued back to back. */
     private static final int FLUSH_BATCH = 64;
+    /** A closing client waits this long for the server's end of stream, as a server does by default. */
+    private static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
 
     private final LengthField lengthField;
     private final int maxFrame;
@@ -38,8 +41,9 @@ public final class FrameClientInitializer extends ChannelInitializer<Channel> {
         ConnectionStats stats = new ConnectionStats(meters);
         ChannelPipeline p = ch.pipeline();
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
-        p.addLast(new FrameDecoder(lengthField, maxFrame, stats));
+        FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
+        p.addLast(decoder);
         p.addLast(new FrameEncoder(lengthField, maxFrame, stats));
-        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width()));
+        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width(), decoder, LINGER_NANOS));
     }
 }

@@ -17,6 +17,19 @@ public interface FrameSession {
      */
     void reply(ByteBuf body);
 
+    /**
+     * As {@link #reply(ByteBuf)}, then runs {@code whenDone} on the event loop once the frame has left
+     * the outbound buffer: written to the socket, or failed because the session closed. Lets a caller
+     * account for bytes it queued until they are gone.
+     */
+    void reply(ByteBuf body, Runnable whenDone);
+
+    /**
+     * False while replies queued on this session exceed its high write-buffer watermark (the peer is
+     * not reading fast enough); always true for UDP. Thread-safe.
+     */
+    boolean isWritable();
+
     /** A pooled buffer for a reply body, with headroom for the length field so {@link #reply} copies nothing. */
     ByteBuf allocateBody(int capacity);
 

@@ -14,6 +14,8 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
+import io.ricochet.handler.AcceptErrorHandler;
+import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
@@ -62,11 +64,11 @@ public final class RicochetServer implements AutoCloseable {
     private Channel tcpChannel;
     private Channel udpChannel;
 
-    private RicochetServer(ServerConfig config, IoTransport transport) {
+    private RicochetServer(ServerConfig config, IoTransport transport, ConnectionBudget budget) {
         this.config = config;
         this.transport = transport;
         this.group = transport.newEventLoopGroup(config.resolvedIoThreads(), "ricochet-io");
-        this.connections = new ConnectionRegistry(config.maxConnections());
+        this.connections = new ConnectionRegistry(config.maxConnections(), budget);
     }
 
     /**
@@ -84,13 +86,23 @@ public final class RicochetServer implements AutoCloseable {
      */
     public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry,
             String tcpMeterTag) {
+        return start(config, handler, registry, tcpMeterTag, null);
+    }
+
+    /**
+     * As {@link #start(ServerConfig, FrameHandler, MeterRegistry, String)}, with every TCP connection also
+     * taking a place in {@code budget}, which other listeners of the process share (null for none): so
+     * that together they stay below the open-file limit.
+     */
+    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry,
+            String tcpMeterTag, ConnectionBudget budget) {
         IoTransport transport;
         try {
             transport = IoTransport.resolve(config.transport());
         } catch (IllegalStateException e) {
             throw new ServerStartException(e.getMessage(), e);
         }
-        RicochetServer server = new RicochetServer(config, transport);
+        RicochetServer server = new RicochetServer(config, transport, budget);
         try {
             server.bind(handler, registry, tcpMeterTag);
         } catch (RuntimeException e) {
@@ -115,6 +127,7 @@ public final class RicochetServer implements AutoCloseable {
                     .channel(transport.serverSocketChannel())
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .handler(new AcceptErrorHandler(tcpMeterTag + " " + config.host() + ":" + config.tcpPort(), tcpMeters))
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)

@@ -42,10 +42,12 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         }
         ConnectionStats stats = new ConnectionStats(meters);
         ChannelPipeline p = ch.pipeline();
-        p.addLast(new FrameDecoder(config.lengthField(), config.maxFrame(), stats));
+        FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
+        p.addLast(decoder);
         p.addLast(new FrameEncoder(config.lengthField(), config.maxFrame(), stats));
         p.addLast(new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
         p.addLast(BackpressureHandler.INSTANCE);
-        p.addLast(new TcpSessionHandler(handler, stats, config.lengthField().width()));
+        p.addLast(new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
+                config.lingerTimeout().toNanos()));
     }
 }

@@ -3,22 +3,33 @@ package io.ricochet.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderException;
+import io.netty.util.concurrent.Future;
+import io.ricochet.codec.FrameDecoder;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of a TCP pipeline: hands each frame to the {@link FrameHandler}, is the connection's
  * {@link FrameSession}, flushes once per read batch, and decides how the connection ends.
+ *
+ * <p>Every close that owes replies is a lingering close, as nginx's {@code lingering_close}: serve
+ * nothing more, flush the replies owed, shut the output down (FIN), then read and discard until the
+ * peer's end of stream, or until it has sent nothing for the linger timeout, and only then close.
+ * Closing a socket with unread input makes the kernel send a reset, which drops what it has not yet
+ * sent and, at the peer, what has arrived but not been read: a plain close loses replies already
+ * written. A peer that keeps sending after the FIN is cut off by the idle timeout, which still runs.
  */
 final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements FrameSession {
     private static final Logger log = LoggerFactory.getLogger(TcpSessionHandler.class);
@@ -26,15 +37,28 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private final FrameHandler handler;
     private final ConnectionStats stats;
     private final int width;
+    private final FrameDecoder decoder;
+    private final long lingerNanos;
     private ChannelHandlerContext ctx;
     private boolean flushPending;
     private boolean inReadBatch;
+    private boolean closing;
+    private boolean inputShutdown;
+    private long lastInputNanos;
+    private Future<?> lingerTimer;
     private Object attachment;
 
-    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width) {
+    /**
+     * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
+     * @param lingerNanos how long a closing connection waits, after its FIN, for the peer to send anything
+     *                    or end its stream
+     */
+    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder, long lingerNanos) {
         this.handler = handler;
         this.stats = stats;
         this.width = width;
+        this.decoder = decoder;
+        this.lingerNanos = lingerNanos;
     }
 
     @Override
@@ -50,18 +74,27 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing) {
+            // Decoded in the same batch as the frame whose handler closed the session: not served.
+            ((ByteBuf) msg).release();
+            return;
+        }
         inReadBatch = true;
         try {
             handler.onFrame(this, (ByteBuf) msg);
         } catch (RuntimeException e) {
             log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
-            stats.closing(CloseReason.ERROR);
-            ctx.close();
+            closeGracefully(CloseReason.ERROR);
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (closing) {
+            // Input discarded while lingering: the peer is still there.
+            lastInputNanos = ctx.executor().ticker().nanoTime();
+            return;
+        }
         inReadBatch = false;
         if (flushPending) {
             flushPending = false;
@@ -87,17 +120,47 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     }
 
     @Override
+    public void reply(ByteBuf body, Runnable whenDone) {
+        if (!body.isReadable()) {
+            body.release();
+            whenDone.run();
+            throw new IllegalArgumentException("reply length: 0 (expected: > 0)");
+        }
+        ChannelFuture written;
+        if (ctx.executor().inEventLoop() && inReadBatch) {
+            written = ctx.write(body);
+            flushPending = true;
+        } else {
+            written = ctx.writeAndFlush(body);
+        }
+        written.addListener(future -> whenDone.run());
+    }
+
+    @Override
+    public boolean isWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            // The peer half-closed: every frame it completed has been handed over; answer them, then close.
-            stats.closing(CloseReason.PEER);
-            flushThenClose();
+            inputShutdown = true;
+            if (closing) {
+                // The peer's end of stream after our FIN: nothing is left to lose.
+                ctx.close();
+            } else {
+                // The peer half-closed: every frame it completed has been handed over; answer them, then close.
+                closeGracefully(CloseReason.PEER);
+            }
         }
         ctx.fireUserEventTriggered(evt);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (lingerTimer != null) {
+            lingerTimer.cancel(false);
+        }
         stats.publish();
         stats.meters().closed(stats.closeReason());
         handler.sessionClosed(this);
@@ -109,30 +172,59 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (cause instanceof DecoderException) {
             // The decoder counted it and passed on the frames before the bad one; their replies go out first.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
-            stats.closing(CloseReason.PROTOCOL_ERROR);
-            flushThenClose();
+            closeGracefully(CloseReason.PROTOCOL_ERROR);
         } else if (cause instanceof IOException) {
+            // A reset or a failed write: the connection is gone, nothing more can be delivered.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
             stats.closing(CloseReason.PEER);
             ctx.close();
         } else {
             log.warn("closing {}: unexpected failure", ctx.channel().remoteAddress(), cause);
-            stats.closing(CloseReason.ERROR);
-            ctx.close();
+            closeGracefully(CloseReason.ERROR);
         }
     }
 
-    /** Stops reading, flushes what is owed, then closes; run on the event loop by a graceful shutdown. */
+    /** Run on the event loop by a graceful shutdown. */
     void shutdown() {
-        stats.closing(CloseReason.SHUTDOWN);
-        flushThenClose();
+        closeGracefully(CloseReason.SHUTDOWN);
     }
 
-    private void flushThenClose() {
-        ctx.channel().config().setAutoRead(false);
+    /** The lingering close described on the class. Idempotent; the first reason given is the one counted. */
+    private void closeGracefully(CloseReason reason) {
+        stats.closing(reason);
+        if (closing) {
+            return;
+        }
+        closing = true;
         flushPending = false;
+        decoder.discardInput();
+        // Keep reading, to discard: a peer blocked writing to us would never read our replies.
+        ctx.channel().config().setAutoRead(true);
         // An empty write completes after every earlier write has reached the socket.
-        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
+            if (!flushed.isSuccess() || inputShutdown || !(ctx.channel() instanceof DuplexChannel duplex)) {
+                ctx.close();
+                return;
+            }
+            duplex.shutdownOutput().addListener(shut -> {
+                if (!shut.isSuccess()) {
+                    ctx.close();
+                } else if (ctx.channel().isOpen()) {
+                    lastInputNanos = ctx.executor().ticker().nanoTime();
+                    lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos, TimeUnit.NANOSECONDS);
+                }
+            });
+        });
+    }
+
+    /** Closes once the peer has been quiet for the linger timeout; re-armed for the remainder otherwise. */
+    private void lingerCheck() {
+        long quiet = ctx.executor().ticker().nanoTime() - lastInputNanos;
+        if (quiet >= lingerNanos) {
+            ctx.close();
+        } else if (ctx.channel().isOpen()) {
+            lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos - quiet, TimeUnit.NANOSECONDS);
+        }
     }
 
     @Override
@@ -165,9 +257,9 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     @Override
     public void close() {
         if (ctx.executor().inEventLoop()) {
-            flushThenClose();
+            closeGracefully(CloseReason.PEER);
         } else {
-            ctx.executor().execute(this::flushThenClose);
+            ctx.executor().execute(() -> closeGracefully(CloseReason.PEER));
         }
     }
 

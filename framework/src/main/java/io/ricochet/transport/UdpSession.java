@@ -21,7 +21,18 @@ final class UdpSession implements FrameSession {
 
     @Override
     public void reply(ByteBuf body) {
-        owner.reply(peer, body);
+        owner.reply(peer, body, null);
+    }
+
+    @Override
+    public void reply(ByteBuf body, Runnable whenDone) {
+        owner.reply(peer, body, whenDone);
+    }
+
+    /** One channel serves every peer and never pauses for one of them. */
+    @Override
+    public boolean isWritable() {
+        return true;
     }
 
     @Override

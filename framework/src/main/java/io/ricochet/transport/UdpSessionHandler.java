@@ -131,7 +131,8 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             return session;
         }
         if (sessions.size() >= maxSessions) {
-            stats.meters().closed(CloseReason.LIMIT);
+            // Not a session that closed: a datagram that found no room. Spoofed sources can fill the table.
+            stats.meters().droppedAtSessionLimit();
             return null;
         }
         session = new UdpSession(this, peer, now);
@@ -150,15 +151,19 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         return batchNanos;
     }
 
-    void reply(InetSocketAddress peer, ByteBuf body) {
+    /** Sends {@code body} to {@code peer}; {@code whenDone}, if not null, runs once the datagram is written or failed. */
+    void reply(InetSocketAddress peer, ByteBuf body, Runnable whenDone) {
         if (!ctx.executor().inEventLoop()) {
             // The traffic counts are event-loop confined; off-loop replies hop over.
-            ctx.executor().execute(() -> reply(peer, body));
+            ctx.executor().execute(() -> reply(peer, body, whenDone));
             return;
         }
         int length = body.readableBytes();
         if (length == 0 || length > maxBody) {
             body.release();
+            if (whenDone != null) {
+                whenDone.run();
+            }
             throw new IllegalArgumentException("reply length: " + length + " (expected: 1.." + maxBody + ")");
         }
         ByteBuf datagram = body;
@@ -169,7 +174,11 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             body.release();
         }
         stats.frameWritten(width + length);
-        ctx.write(new DatagramPacket(datagram, peer), ctx.voidPromise());
+        if (whenDone == null) {
+            ctx.write(new DatagramPacket(datagram, peer), ctx.voidPromise());
+        } else {
+            ctx.write(new DatagramPacket(datagram, peer)).addListener(future -> whenDone.run());
+        }
         flushPending = true;
         if (!inReadBatch) {
             // A reply from a timer on the event loop: no read batch will end to flush it.

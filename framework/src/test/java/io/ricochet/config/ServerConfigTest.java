@@ -19,6 +19,23 @@ class ServerConfigTest {
         assertEquals(4094, config.maxFrame());
         assertEquals(Duration.ofSeconds(30), config.idleTimeout());
         assertEquals(TransportKind.AUTO, config.transport());
+        assertEquals(Duration.ofSeconds(2), config.lingerTimeout());
+    }
+
+    /** Connections past the open-file limit once made accept fail on every port of the process. */
+    @Test
+    void connectionsAreCappedBelowTheOpenFileLimitByDefault() {
+        long limit = OpenFileLimit.current();
+        int cap = ServerConfig.builder().build().maxConnections();
+        assertEquals(OpenFileLimit.connectionCap(), cap);
+        if (limit > 0) {
+            org.junit.jupiter.api.Assertions.assertTrue(cap < limit, cap + " of " + limit);
+        }
+        assertEquals(18_976, OpenFileLimit.connectionCap(20_000));
+        assertEquals(896, OpenFileLimit.connectionCap(1024));
+        assertEquals(7, OpenFileLimit.connectionCap(8));
+        assertEquals(Integer.MAX_VALUE - 1024, OpenFileLimit.connectionCap(Integer.MAX_VALUE));
+        assertEquals(Integer.MAX_VALUE, OpenFileLimit.connectionCap(-1));
     }
 
     @Test

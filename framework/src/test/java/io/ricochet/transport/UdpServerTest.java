@@ -117,7 +117,9 @@ class UdpServerTest {
             receive(first);
             send(second, server.udpAddress(), Frames.encode(2, new byte[] {2}));
             assertThrows(SocketTimeoutException.class, () -> receive(second));
-            assertEquals(1.0, Meters.closed(registry, "udp", "limit"));
+            assertEquals(1.0, Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_TRANSPORT, "udp",
+                    MeterNames.TAG_REASON, "session_limit"));
+            assertEquals(0.0, Meters.closed(registry, "udp", "limit"), "no session closed: a datagram was dropped");
             send(first, server.udpAddress(), Frames.encode(2, new byte[] {3}));
             receive(first);
             assertEquals(2.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_TRANSPORT, "udp"));

@@ -1,0 +1,40 @@
+package io.ricochet.handler;
+
+import io.ricochet.internal.Checks;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A cap on connections held at once by several listeners of one process, so that together they stay
+ * below its open-file limit (see {@link io.ricochet.config.OpenFileLimit}). Each listener keeps its own
+ * cap as well; a connection needs room in both. Thread-safe.
+ */
+public final class ConnectionBudget {
+    private final int limit;
+    private final AtomicInteger held = new AtomicInteger();
+
+    public ConnectionBudget(int limit) {
+        this.limit = Checks.positive("limit", limit);
+    }
+
+    /** Takes one connection's place, or returns false when every place is taken. */
+    public boolean tryAcquire() {
+        if (held.incrementAndGet() > limit) {
+            held.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    public void release() {
+        held.decrementAndGet();
+    }
+
+    public int limit() {
+        return limit;
+    }
+
+    /** Connections holding a place now. */
+    public int held() {
+        return held.get();
+    }
+}
