@@ -3,8 +3,13 @@ package io.ricochet.rpc;
 import com.google.protobuf.ByteString;
 import java.util.concurrent.CompletionStage;
 
-/** Decides who answers a request that came in on a connection. */
-@FunctionalInterface
+/** Decides who answers a request that came in on a connection, and under which tag its meters count it. */
 interface RequestRouter {
     CompletionStage<ByteString> route(RpcRequest request);
+
+    /**
+     * The method tag of a request for {@code method}: its own name only if this side serves it, else
+     * {@link RpcMetrics#UNKNOWN_METHOD} or {@link RpcMetrics#AGENT_ROUTE}, so a peer cannot mint tag values.
+     */
+    String meterTag(String method);
 }

@@ -6,23 +6,41 @@ import io.ricochet.rpc.proto.Route;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The relay (nbagent's agent): a client registers a URI, and calls to that URI from any other client
  * are forwarded over the owner's connection, with the time left before the caller's deadline, and the
  * answer goes back to the caller under the caller's own id. A route ends with {@code agent.unregister}
  * or its owner's disconnect.
+ *
+ * <p>Bounded against its peers: routes per client and in all ({@link RpcConfig#maxRoutes}), and bytes of
+ * forwarded calls queued for owners ({@link RpcConfig#maxRelayBytes}). A call to an owner that is not
+ * reading what it was sent fails at once with {@code RESOURCE_EXHAUSTED} instead of queueing.
  */
 public final class RpcAgent {
     public static final String REGISTER = "agent.register";
     public static final String UNREGISTER = "agent.unregister";
     private static final CompletableFuture<ByteString> DONE = CompletableFuture.completedFuture(ByteString.EMPTY);
 
-    private final ConcurrentHashMap<String, RpcConnection> routes = new ConcurrentHashMap<>();
-    private final RpcDispatcher local;
+    /** Envelope bytes of a forwarded call besides its payload and URI: id, kind, timeout and field tags. */
+    private static final int FORWARD_OVERHEAD = 32;
 
-    RpcAgent(RpcDispatcher local) {
+    private final ConcurrentHashMap<String, RpcConnection> routes = new ConcurrentHashMap<>();
+    private final AtomicInteger routeCount = new AtomicInteger();
+    private final RpcDispatcher local;
+    private final int maxRoutes;
+    private final RelayBudget relayBudget;
+
+    RpcAgent(RpcDispatcher local, RpcConfig config) {
         this.local = local;
+        this.maxRoutes = config.maxRoutes();
+        this.relayBudget = new RelayBudget(config.maxRelayBytes());
+    }
+
+    /** Bytes of forwarded calls queued now and not yet written to their owners' sockets. */
+    public long relayQueuedBytes() {
+        return relayBudget.queued();
     }
 
     /** Routes registered now. */
@@ -53,9 +71,14 @@ public final class RpcAgent {
         if (caller.ownedRoutes().size() >= max) {
             return failed(RpcStatus.RESOURCE_EXHAUSTED, "routes of this client: " + max + " (limit: " + max + ")");
         }
-        RpcConnection owner = routes.putIfAbsent(uri, caller);
-        if (owner != null) {
-            return failed(RpcStatus.ALREADY_EXISTS, "'" + uri + "' is registered by " + owner.remoteAddress());
+        if (routeCount.incrementAndGet() > maxRoutes) {
+            routeCount.decrementAndGet();
+            return failed(RpcStatus.RESOURCE_EXHAUSTED, "routes of all clients: " + maxRoutes + " (limit: " + maxRoutes + ")");
+        }
+        if (routes.putIfAbsent(uri, caller) != null) {
+            routeCount.decrementAndGet();
+            // Not who owns it: a peer's address is no business of another peer.
+            return failed(RpcStatus.ALREADY_EXISTS, "'" + uri + "' is registered by another client");
         }
         caller.ownedRoutes().add(uri);
         return DONE;
@@ -72,19 +95,30 @@ public final class RpcAgent {
         if (!routes.remove(uri, caller)) {
             return failed(RpcStatus.NOT_FOUND, "'" + uri + "' is not registered by this client");
         }
+        routeCount.decrementAndGet();
         caller.ownedRoutes().remove(uri);
         return DONE;
     }
 
     CompletionStage<ByteString> forward(RpcConnection owner, RpcRequest request) {
+        if (!owner.isWritable()) {
+            return failed(RpcStatus.RESOURCE_EXHAUSTED, "'" + request.method() + "': its owner is not reading its calls");
+        }
+        long bytes = request.payload().size() + 3L * request.method().length() + FORWARD_OVERHEAD;
+        if (!relayBudget.tryReserve(bytes)) {
+            return failed(RpcStatus.RESOURCE_EXHAUSTED, "forwarded calls queued: " + relayBudget.queued()
+                    + " bytes (limit: " + relayBudget.max() + ")");
+        }
         long remaining = request.deadlineNanos() == 0 ? owner.config().defaultTimeout().toNanos()
                 : request.remainingNanos();
-        return owner.call(request.method(), request.payload(), remaining);
+        return owner.relay(request.method(), request.payload(), remaining, () -> relayBudget.release(bytes));
     }
 
     void dropRoutes(RpcConnection connection) {
         for (String uri : connection.ownedRoutes()) {
-            routes.remove(uri, connection);
+            if (routes.remove(uri, connection)) {
+                routeCount.decrementAndGet();
+            }
         }
         connection.ownedRoutes().clear();
     }

@@ -33,10 +33,7 @@ public final class RpcClient implements AutoCloseable {
         this.group = group;
         this.target = target;
         this.frames = new RpcFrameHandler(
-                session -> group.newConnection(session, request -> {
-                    RpcDispatcher.Registration r = served.lookup(request.method());
-                    return r == null ? Invocation.notFound(request.method()) : Invocation.invoke(r, request);
-                }),
+                session -> group.newConnection(session, new DispatcherRouter(served)),
                 this::opened, this::lost);
         this.backoffNanos = group.config().reconnectInitialDelay().toNanos();
     }

@@ -13,14 +13,19 @@ import java.time.Duration;
  * @param maxInFlight        calls one connection may have waiting at once in each direction; more →
  *                           {@code RESOURCE_EXHAUSTED}
  * @param maxRoutesPerClient agent URIs one connection may own
+ * @param maxRoutes          agent URIs all connections together may own
+ * @param maxRelayBytes      bytes of forwarded calls an agent may have queued, not yet written to their route
+ *                           owners' sockets, across all owners; a call past it fails with {@code RESOURCE_EXHAUSTED}
  * @param maxMethodTags      distinct method tag values on the meters; later methods share the tag {@code other}
  * @param defaultTimeout     deadline of a call made without one
  */
-public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient, int maxMethodTags,
-        Duration defaultTimeout) {
+public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient, int maxRoutes, long maxRelayBytes,
+        int maxMethodTags, Duration defaultTimeout) {
 
     /** Characters in a method name or URI. */
     public static final int MAX_METHOD_LENGTH = 1024;
+    /** Longest deadline honoured; a longer {@code timeout_micros} (up to 2^64 - 1 on the wire) means this. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
     /** Envelope bytes besides the payload: ids, kind, status, timeout, a method and a message at their caps. */
     public static final int ENVELOPE_OVERHEAD = 4 * MAX_METHOD_LENGTH * 3 / 2 + 64;
     /** Largest payload that fits a frame with the 4-byte length field. */
@@ -32,8 +37,13 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         inRange("maxPayload", maxPayload, 1, LARGEST_PAYLOAD);
         positive("maxInFlight", maxInFlight);
         positive("maxRoutesPerClient", maxRoutesPerClient);
+        positive("maxRoutes", maxRoutes);
+        inRange("maxRelayBytes", maxRelayBytes, 1, Long.MAX_VALUE);
         positive("maxMethodTags", maxMethodTags);
         positive("defaultTimeout", defaultTimeout);
+        if (defaultTimeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("defaultTimeout: " + defaultTimeout + " (expected: <= " + MAX_TIMEOUT + ")");
+        }
     }
 
     /** The largest frame an envelope within these limits needs. */
@@ -49,6 +59,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         private int maxPayload = 4 * 1024 * 1024;
         private int maxInFlight = 4096;
         private int maxRoutesPerClient = 10_000;
+        private int maxRoutes = 100_000;
+        private long maxRelayBytes = 64L * 1024 * 1024;
         private int maxMethodTags = 100;
         private Duration defaultTimeout = Duration.ofSeconds(10);
 
@@ -70,6 +82,16 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
             return this;
         }
 
+        public Builder maxRoutes(int maxRoutes) {
+            this.maxRoutes = maxRoutes;
+            return this;
+        }
+
+        public Builder maxRelayBytes(long maxRelayBytes) {
+            this.maxRelayBytes = maxRelayBytes;
+            return this;
+        }
+
         public Builder maxMethodTags(int maxMethodTags) {
             this.maxMethodTags = maxMethodTags;
             return this;
@@ -81,7 +103,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         }
 
         public RpcConfig build() {
-            return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxMethodTags, defaultTimeout);
+            return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, maxMethodTags,
+                    defaultTimeout);
         }
     }
 }

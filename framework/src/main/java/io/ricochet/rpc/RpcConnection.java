@@ -1,6 +1,7 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,6 +33,8 @@ import java.util.concurrent.TimeUnit;
  * with an executor for blocking work).
  */
 public final class RpcConnection {
+    /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */
+    private static final int MAX_METHOD_BYTES = 3 * RpcConfig.MAX_METHOD_LENGTH;
     private final FrameSession session;
     private final RpcConfig config;
     private final RequestRouter router;
@@ -65,41 +69,79 @@ public final class RpcConnection {
         return call(method, payload, timeout.toNanos());
     }
 
+    /** As {@link #call(String, ByteString, Duration)}; a deadline over {@link RpcConfig#MAX_TIMEOUT} is that. */
     public CompletableFuture<ByteString> call(String method, ByteString payload, long timeoutNanos) {
+        return call(method, method, payload, timeoutNanos, null);
+    }
+
+    /**
+     * The agent's hop to a route's owner: counted under the route tag, and {@code whenWritten} runs once
+     * the request has left the outbound buffer, or at once if it is never written.
+     */
+    CompletableFuture<ByteString> relay(String uri, ByteString payload, long timeoutNanos, Runnable whenWritten) {
+        return call(uri, RpcMetrics.AGENT_ROUTE, payload, timeoutNanos, whenWritten);
+    }
+
+    private CompletableFuture<ByteString> call(String method, String tag, ByteString payload, long timeoutNanos,
+            Runnable whenWritten) {
         CompletableFuture<ByteString> result = new CompletableFuture<>();
         if (payload.size() > config.maxPayload()) {
-            result.completeExceptionally(new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
+            refused(result, whenWritten, new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
                     "payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")"));
             return result;
         }
+        long boundedNanos = Math.min(timeoutNanos, RpcConfig.MAX_TIMEOUT.toNanos());
         EventLoop loop = session.eventLoop();
         if (loop.inEventLoop()) {
-            start(method, payload, timeoutNanos, result);
+            start(method, tag, payload, boundedNanos, result, whenWritten);
         } else {
-            loop.execute(() -> start(method, payload, timeoutNanos, result));
+            try {
+                loop.execute(() -> start(method, tag, payload, boundedNanos, result, whenWritten));
+            } catch (RejectedExecutionException e) {
+                refused(result, whenWritten, new RpcException(RpcStatus.UNAVAILABLE, "connection to " + remoteAddress()
+                        + " is shutting down"));
+            }
         }
         return result;
     }
 
-    private void start(String method, ByteString payload, long timeoutNanos, CompletableFuture<ByteString> result) {
+    private void start(String method, String tag, ByteString payload, long timeoutNanos,
+            CompletableFuture<ByteString> result, Runnable whenWritten) {
         if (closed) {
-            result.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE, "connection to " + remoteAddress()
+            refused(result, whenWritten, new RpcException(RpcStatus.UNAVAILABLE, "connection to " + remoteAddress()
                     + " closed"));
             return;
         }
         if (pending.size() >= config.maxInFlight()) {
-            result.completeExceptionally(new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
+            refused(result, whenWritten, new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
                     "calls in flight: " + pending.size() + " (limit: " + config.maxInFlight() + ")"));
             return;
         }
         long id = ++nextId;
-        PendingCall call = new PendingCall(id, method, result, System.nanoTime());
+        PendingCall call = new PendingCall(id, method, tag, result, System.nanoTime());
         pending.put(id, call);
         clientMetrics.started();
         call.timer = session.eventLoop().schedule(call, timeoutNanos, TimeUnit.NANOSECONDS);
         Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
                 .setTimeoutMicros(Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
-        session.reply(EnvelopeCodec.encode(request, session));
+        ByteBuf encoded = EnvelopeCodec.encode(request, session);
+        if (whenWritten == null) {
+            session.reply(encoded);
+        } else {
+            session.reply(encoded, whenWritten);
+        }
+    }
+
+    private static void refused(CompletableFuture<ByteString> result, Runnable whenWritten, RpcException why) {
+        if (whenWritten != null) {
+            whenWritten.run();
+        }
+        result.completeExceptionally(why);
+    }
+
+    /** False while this connection's peer is not reading what is queued for it. Thread-safe. */
+    boolean isWritable() {
+        return session.isWritable();
     }
 
     /** Sends {@code method} one way: no answer, no deadline. Thread-safe. */
@@ -145,25 +187,33 @@ public final class RpcConnection {
     }
 
     private void finish(PendingCall call, RpcStatus status) {
-        clientMetrics.finished(call.method, status, System.nanoTime() - call.startNanos);
+        clientMetrics.finished(call.tag, status, System.nanoTime() - call.startNanos);
     }
 
     private void onRequest(Envelope request) {
         long id = request.getId();
         boolean oneWay = request.getKind() == Kind.ONE_WAY;
+        // Checked on the bytes first: a name is a map key and may become a meter tag.
+        int methodBytes = request.getMethodBytes().size();
+        if (methodBytes == 0 || methodBytes > MAX_METHOD_BYTES || request.getMethod().length() > RpcConfig.MAX_METHOD_LENGTH) {
+            refuse(id, oneWay, RpcMetrics.UNKNOWN_METHOD, RpcStatus.INVALID_ARGUMENT, "method: " + methodBytes
+                    + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
+            return;
+        }
         String method = request.getMethod();
+        String tag = router.meterTag(method);
         if (serving >= config.maxInFlight()) {
-            refuse(id, oneWay, method, RpcStatus.RESOURCE_EXHAUSTED,
+            refuse(id, oneWay, tag, RpcStatus.RESOURCE_EXHAUSTED,
                     "requests in flight: " + serving + " (limit: " + config.maxInFlight() + ")");
             return;
         }
         if (request.getPayload().size() > config.maxPayload()) {
-            refuse(id, oneWay, method, RpcStatus.RESOURCE_EXHAUSTED,
+            refuse(id, oneWay, tag, RpcStatus.RESOURCE_EXHAUSTED,
                     "payload: " + request.getPayload().size() + " bytes (limit: " + config.maxPayload() + ")");
             return;
         }
         long now = System.nanoTime();
-        long deadline = request.getTimeoutMicros() == 0 ? 0 : now + request.getTimeoutMicros() * 1000;
+        long deadline = request.getTimeoutMicros() == 0 ? 0 : now + timeoutNanos(request.getTimeoutMicros());
         serving++;
         serverMetrics.started();
         CompletionStage<ByteString> answer;
@@ -175,23 +225,32 @@ public final class RpcConnection {
         answer.whenComplete((payload, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, method, now, payload, error);
+                answered(id, oneWay, tag, now, payload, error);
             } else {
-                loop.execute(() -> answered(id, oneWay, method, now, payload, error));
+                loop.execute(() -> answered(id, oneWay, tag, now, payload, error));
             }
         });
     }
 
-    private void refuse(long id, boolean oneWay, String method, RpcStatus status, String message) {
+    /**
+     * A request's {@code timeout_micros} in nanoseconds, at most {@link RpcConfig#MAX_TIMEOUT}: the field is
+     * unsigned 64-bit, so above 2^63 it reads negative, and above 2^53 it would overflow as nanoseconds.
+     */
+    static long timeoutNanos(long timeoutMicros) {
+        long max = RpcConfig.MAX_TIMEOUT.toNanos();
+        return timeoutMicros < 0 || timeoutMicros > max / 1000 ? max : timeoutMicros * 1000;
+    }
+
+    private void refuse(long id, boolean oneWay, String tag, RpcStatus status, String message) {
         serverMetrics.started();
-        serverMetrics.finished(method, status, 0);
+        serverMetrics.finished(tag, status, 0);
         if (!oneWay) {
             respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).setStatus(status.code()).setMessage(message)
                     .build());
         }
     }
 
-    private void answered(long id, boolean oneWay, String method, long startNanos, ByteString payload, Throwable error) {
+    private void answered(long id, boolean oneWay, String tag, long startNanos, ByteString payload, Throwable error) {
         serving--;
         Envelope.Builder response = Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE);
         RpcStatus status;
@@ -214,7 +273,7 @@ public final class RpcConnection {
             response.clearPayload().setStatus(status.code())
                     .setMessage("answer payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")");
         }
-        serverMetrics.finished(method, status, System.nanoTime() - startNanos);
+        serverMetrics.finished(tag, status, System.nanoTime() - startNanos);
         if (!oneWay) {
             respond(response.build());
         }
@@ -284,13 +343,15 @@ public final class RpcConnection {
     private final class PendingCall implements Runnable {
         final long id;
         final String method;
+        final String tag;
         final CompletableFuture<ByteString> result;
         final long startNanos;
         ScheduledFuture<?> timer;
 
-        PendingCall(long id, String method, CompletableFuture<ByteString> result, long startNanos) {
+        PendingCall(long id, String method, String tag, CompletableFuture<ByteString> result, long startNanos) {
             this.id = id;
             this.method = method;
+            this.tag = tag;
             this.result = result;
             this.startNanos = startNanos;
         }

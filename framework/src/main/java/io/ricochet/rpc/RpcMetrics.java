@@ -8,9 +8,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The meters of one side (server or client) of the RPC layer: a timer per method and status, and a
- * gauge of calls in flight. Method tags are bounded: past {@code maxMethodTags} distinct names, further
- * methods (dynamic agent URIs, say) share the tag {@code other}, so a registry cannot grow without end.
+ * The meters of one side (server or client) of the RPC layer: a timer per method tag and status, and a
+ * gauge of calls in flight. Tags are bounded: only methods a side serves (or calls) name a tag, unknown
+ * names share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past {@code maxMethodTags}
+ * distinct tags, further ones share {@link #OTHER_METHOD}, so a registry cannot grow without end.
  */
 public final class RpcMetrics {
     public static final String SERVER_REQUESTS = "ricochet.rpc.server.requests";
@@ -18,6 +19,10 @@ public final class RpcMetrics {
     public static final String CLIENT_REQUESTS = "ricochet.rpc.client.requests";
     public static final String CLIENT_IN_FLIGHT = "ricochet.rpc.client.in.flight";
     public static final String OTHER_METHOD = "other";
+    /** The tag of a request for a method this side does not serve, or whose name is invalid: peers cannot mint tag values. */
+    public static final String UNKNOWN_METHOD = "unknown";
+    /** The tag of an agent's calls to its clients' routes, and of the calls it forwards: their URIs are the clients' choice. */
+    public static final String AGENT_ROUTE = "agent.route";
 
     private final MeterRegistry registry;
     private final String timerName;
@@ -45,22 +50,22 @@ public final class RpcMetrics {
         inFlight.incrementAndGet();
     }
 
-    void finished(String method, RpcStatus status, long nanos) {
+    void finished(String tag, RpcStatus status, long nanos) {
         inFlight.decrementAndGet();
-        timersOf(method)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        timersOf(tag)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public int inFlight() {
         return inFlight.get();
     }
 
-    private Timer[] timersOf(String method) {
-        Timer[] found = timers.get(method);
+    private Timer[] timersOf(String tag) {
+        Timer[] found = timers.get(tag);
         if (found != null) {
             return found;
         }
-        // Past the cap only "other" is added; such a method then finds "other" on each call.
-        return timers.computeIfAbsent(timers.size() < maxMethodTags ? method : OTHER_METHOD, this::register);
+        // Past the cap only "other" is added; such a tag then finds "other" on each call.
+        return timers.computeIfAbsent(timers.size() < maxMethodTags ? tag : OTHER_METHOD, this::register);
     }
 
     private Timer[] register(String tag) {

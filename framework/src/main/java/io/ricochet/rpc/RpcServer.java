@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
+import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.transport.RicochetServer;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -40,39 +41,65 @@ public final class RpcServer implements AutoCloseable {
      */
     public static RpcServer start(ServerConfig serverConfig, RpcConfig rpcConfig, RpcDispatcher dispatcher,
             MeterRegistry registry) {
+        return start(serverConfig, rpcConfig, dispatcher, registry, null);
+    }
+
+    /**
+     * As {@link #start(ServerConfig, RpcConfig, RpcDispatcher, MeterRegistry)}, with every connection also
+     * taking a place in {@code budget}, shared with the process's other listeners (null for none).
+     */
+    public static RpcServer start(ServerConfig serverConfig, RpcConfig rpcConfig, RpcDispatcher dispatcher,
+            MeterRegistry registry, ConnectionBudget budget) {
         if (!serverConfig.tcpEnabled()) {
             throw new IllegalArgumentException("tcpPort: " + serverConfig.tcpPort() + " (expected: a port for RPC)");
         }
         ServerConfig config = serverConfig.toBuilder().udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
                 .maxFrame(rpcConfig.maxFrame()).build();
-        RpcAgent agent = new RpcAgent(dispatcher);
+        RpcAgent agent = new RpcAgent(dispatcher, rpcConfig);
         RpcMetrics serverMetrics = RpcMetrics.server(registry, rpcConfig);
         RpcMetrics forwardMetrics = RpcMetrics.client(registry, rpcConfig);
-        RequestRouter router = request -> route(dispatcher, agent, request);
+        RequestRouter router = new ServerRouter(dispatcher, agent);
         RpcFrameHandler frames = new RpcFrameHandler(
                 session -> new RpcConnection(session, rpcConfig, router, forwardMetrics, serverMetrics),
                 connection -> { },
                 agent::dropRoutes);
-        return new RpcServer(RicochetServer.start(config, frames, registry, METER_TAG), agent);
+        return new RpcServer(RicochetServer.start(config, frames, registry, METER_TAG, budget), agent);
     }
 
-    private static CompletionStage<ByteString> route(RpcDispatcher dispatcher, RpcAgent agent, RpcRequest request) {
-        String method = request.method();
-        if (method.equals(RpcAgent.REGISTER)) {
-            return agent.register(request);
+    /** The server's own methods first, then the agent's routes. */
+    private record ServerRouter(RpcDispatcher dispatcher, RpcAgent agent) implements RequestRouter {
+        @Override
+        public CompletionStage<ByteString> route(RpcRequest request) {
+            String method = request.method();
+            if (method.equals(RpcAgent.REGISTER)) {
+                return agent.register(request);
+            }
+            if (method.equals(RpcAgent.UNREGISTER)) {
+                return agent.unregister(request);
+            }
+            RpcDispatcher.Registration registration = dispatcher.lookup(method);
+            if (registration != null) {
+                return Invocation.invoke(registration, request);
+            }
+            RpcConnection owner = agent.owner(method);
+            if (owner != null) {
+                return agent.forward(owner, request);
+            }
+            return Invocation.notFound(method);
         }
-        if (method.equals(RpcAgent.UNREGISTER)) {
-            return agent.unregister(request);
+
+        @Override
+        public String meterTag(String method) {
+            if (method.equals(RpcAgent.REGISTER) || method.equals(RpcAgent.UNREGISTER) || dispatcher.contains(method)) {
+                return method;
+            }
+            return agent.owner(method) != null ? RpcMetrics.AGENT_ROUTE : RpcMetrics.UNKNOWN_METHOD;
         }
-        RpcDispatcher.Registration registration = dispatcher.lookup(method);
-        if (registration != null) {
-            return Invocation.invoke(registration, request);
-        }
-        RpcConnection owner = agent.owner(method);
-        if (owner != null) {
-            return agent.forward(owner, request);
-        }
-        return Invocation.notFound(method);
+    }
+
+    /** Bytes queued for writing across this server's connections. */
+    public long pendingOutboundBytes() {
+        return server.pendingOutboundBytes();
     }
 
     public InetSocketAddress address() {

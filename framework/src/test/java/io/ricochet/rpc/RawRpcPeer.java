@@ -1,0 +1,47 @@
+package io.ricochet.rpc;
+
+import io.ricochet.rpc.proto.Envelope;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+
+/**
+ * A blocking RPC peer that writes and reads envelopes as they are on the wire (4-byte length, then the
+ * envelope), for what a well-behaved client would never send, and for a peer that never reads.
+ */
+final class RawRpcPeer implements AutoCloseable {
+    private final Socket socket = new Socket();
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    /** With {@code receiveBufferSize > 0}, a small TCP window set before connecting. */
+    RawRpcPeer(InetSocketAddress server, int receiveBufferSize) throws IOException {
+        if (receiveBufferSize > 0) {
+            socket.setReceiveBufferSize(receiveBufferSize);
+        }
+        socket.setSoTimeout(10_000);
+        socket.connect(server, 5_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    void send(Envelope envelope) throws IOException {
+        byte[] bytes = envelope.toByteArray();
+        out.writeInt(bytes.length);
+        out.write(bytes);
+        out.flush();
+    }
+
+    Envelope receive() throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        return Envelope.parseFrom(bytes);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
