@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -48,10 +49,15 @@ import org.HdrHistogram.Histogram;
  */
 public final class Controller implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
+    /** Longest host name a worker may give (a DNS name's). */
+    static final int MAX_HOST_CHARS = 253;
+    /** The most of a worker's error message that is kept. */
+    static final int MAX_ERROR_CHARS = 1000;
 
     private final ControllerSettings settings;
     private final WorkerStatus[] workers;
-    private final IntervalMerger merger = new IntervalMerger();
+    private final IntervalMerger merger;
+    private final RefusedInputs refused = new RefusedInputs(Duration.ofSeconds(1));
     private final Histogram latency = RunStats.newHistogram();
     private final Histogram service = RunStats.newHistogram();
     private final Histogram connect = RunStats.newHistogram();
@@ -66,17 +72,28 @@ public final class Controller implements AutoCloseable {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new WorkerStatus(i);
         }
+        this.merger = new IntervalMerger(intervalWindow(settings.interval()));
         this.server = new ServerWatch(settings.scrape());
         RpcDispatcher methods = new RpcDispatcher();
-        methods.register(Coordination.HELLO, handler(Hello::parseFrom, this::hello));
-        methods.register(Coordination.READY, handler(Ready::parseFrom, this::ready));
-        methods.register(Coordination.REPORT, handler(IntervalReport::parseFrom, this::report));
-        methods.register(Coordination.DONE, handler(Done::parseFrom, this::done));
-        // Reports carry compressed histograms; generous limits, a long idle timeout for long runs.
+        methods.register(Coordination.HELLO, handler(Coordination.HELLO, Hello::parseFrom, this::hello));
+        methods.register(Coordination.READY, handler(Coordination.READY, Ready::parseFrom, this::ready));
+        methods.register(Coordination.REPORT, handler(Coordination.REPORT, IntervalReport::parseFrom, this::report));
+        methods.register(Coordination.DONE, handler(Coordination.DONE, Done::parseFrom, this::done));
+        // A long idle timeout for long runs.
         this.endpoint = RpcServer.start(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
                 .udpPort(ServerConfig.DISABLED).ioThreads(1).transport(TransportKind.AUTO)
-                .idleTimeout(Duration.ofHours(24)).build(), RpcConfig.builder().maxPayload(64 * 1024 * 1024).build(),
+                .idleTimeout(Duration.ofHours(24)).build(), RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build(),
                 methods, new SimpleMeterRegistry());
+    }
+
+    /**
+     * How many intervals ahead of the next to emit a report may be. A live worker gets ahead of a lagging
+     * one by at most the overdue time (two intervals and a second) and a poll, before the merger moves on;
+     * twice that, and never fewer than {@link IntervalMerger#DEFAULT_WINDOW}.
+     */
+    static int intervalWindow(Duration interval) {
+        long lead = (interval.toNanos() * 2 + 1_000_000_000L + POLL_MILLIS * 1_000_000) / Math.max(1, interval.toNanos()) + 1;
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(IntervalMerger.DEFAULT_WINDOW, 2 * lead));
     }
 
     /** The coordination endpoint's bound address. */
@@ -97,20 +114,43 @@ public final class Controller implements AutoCloseable {
         ByteString apply(T message, RpcConnection from);
     }
 
-    private <T> RpcHandler handler(Parser<T> parser, Action<T> action) {
+    /** Every call the handler refuses is counted, with its reason, for the run's problems and exit status. */
+    private <T> RpcHandler handler(String method, Parser<T> parser, Action<T> action) {
         return request -> {
             try {
-                return CompletableFuture.completedFuture(action.apply(parser.parse(request.payload()), request.caller()));
-            } catch (InvalidProtocolBufferException e) {
-                throw new RpcException(RpcStatus.INVALID_ARGUMENT, e.getMessage());
+                T message;
+                try {
+                    message = parser.parse(request.payload());
+                } catch (InvalidProtocolBufferException e) {
+                    throw invalid(method + ": not a valid message (" + e.getMessage() + ")");
+                }
+                return CompletableFuture.completedFuture(action.apply(message, request.caller()));
+            } catch (RpcException e) {
+                refused.record(method, e.detail());
+                throw e;
             }
         };
     }
 
+    private static RpcException invalid(String message) {
+        return new RpcException(RpcStatus.INVALID_ARGUMENT, message);
+    }
+
     private synchronized ByteString hello(Hello hello, RpcConnection from) {
         WorkerStatus w = worker(hello.getIndex());
+        for (WorkerStatus other : workers) {
+            // One index per connection: every later call is checked against the connection that said hello.
+            if (other.connection == from) {
+                throw invalid("worker " + w.index + ": hello from the connection that already said hello as worker "
+                        + other.index + " (expected: one worker per connection)");
+            }
+        }
         if (w.state != WorkerState.PENDING) {
-            throw new RpcException(RpcStatus.ALREADY_EXISTS, "worker " + hello.getIndex() + " is already " + w.state);
+            throw new RpcException(RpcStatus.ALREADY_EXISTS, "worker " + w.index + " is already " + w.state);
+        }
+        if (hello.getHost().length() > MAX_HOST_CHARS) {
+            throw invalid("worker " + w.index + ": host: " + hello.getHost().length() + " characters (expected: <= "
+                    + MAX_HOST_CHARS + ")");
         }
         w.state = WorkerState.CONNECTED;
         w.host = hello.getHost() + "/" + hello.getPid();
@@ -121,7 +161,7 @@ public final class Controller implements AutoCloseable {
     }
 
     private synchronized ByteString ready(Ready ready, RpcConnection from) {
-        WorkerStatus w = worker(ready.getIndex());
+        WorkerStatus w = caller(ready.getIndex(), from, "ready");
         if (w.state == WorkerState.CONNECTED) {
             w.state = WorkerState.READY;
         }
@@ -129,8 +169,22 @@ public final class Controller implements AutoCloseable {
     }
 
     private synchronized ByteString report(IntervalReport r, RpcConnection from) {
-        WorkerStatus w = worker(r.getIndex());
+        WorkerStatus w = caller(r.getIndex(), from, "report");
+        if (w.state != WorkerState.RUNNING) {
+            throw invalid("worker " + w.index + ": report while " + w.state + " (expected: RUNNING)");
+        }
+        if (r.getInterval() <= w.lastInterval) {
+            throw invalid("worker " + w.index + ": interval: " + r.getInterval() + " (expected: > " + w.lastInterval
+                    + ", its last)");
+        }
         long now = System.nanoTime();
+        try {
+            // Checks the whole report and decodes its histograms before it merges any of it.
+            merger.add(r, now, w.latency, latency, service, connect);
+        } catch (IllegalArgumentException e) {
+            throw invalid("worker " + w.index + ": " + e.getMessage());
+        }
+        w.lastInterval = r.getInterval();
         w.lastReportNanos = now;
         w.intervals++;
         w.ok += r.getOk();
@@ -141,26 +195,38 @@ public final class Controller implements AutoCloseable {
         w.connects += r.getConnects();
         w.connectFailures += r.getConnectFailures();
         w.openConnections = r.getOpenConnections();
-        merger.add(r, now, w.latency, latency, service, connect);
         return ByteString.EMPTY;
     }
 
     private synchronized ByteString done(Done done, RpcConnection from) {
-        WorkerStatus w = worker(done.getIndex());
-        w.exitCode = done.getExitCode();
+        WorkerStatus w = caller(done.getIndex(), from, "done");
+        if (w.state == WorkerState.DONE) {
+            throw invalid("worker " + w.index + ": done again (expected: once)");
+        }
+        if (done.getExitCode() < 0 || done.getExitCode() > 255) {
+            throw invalid("worker " + w.index + ": exit_code: " + done.getExitCode() + " (expected: 0..255)");
+        }
+        JsonNode summary = null;
         if (!done.getSummaryJson().isEmpty()) {
             try {
-                w.summary = ReportWriter.JSON.readTree(done.getSummaryJson());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new RpcException(RpcStatus.INVALID_ARGUMENT, "summary: " + e.getOriginalMessage());
+                summary = ReportWriter.JSON.readTree(done.getSummaryJson());
+            } catch (JsonProcessingException e) {
+                throw invalid("worker " + w.index + ": summary_json: " + e.getOriginalMessage());
+            }
+            if (!summary.isObject()) {
+                throw invalid("worker " + w.index + ": summary_json: a " + summary.getNodeType() + " (expected: an OBJECT)");
             }
         }
+        String error = done.getError().length() <= MAX_ERROR_CHARS ? done.getError()
+                : done.getError().substring(0, MAX_ERROR_CHARS) + "...";
+        w.exitCode = done.getExitCode();
+        w.summary = summary;
         if (w.summary == null) {
-            fail(w, "did not run: " + done.getError());
+            fail(w, "did not run: " + error);
         } else {
             w.state = WorkerState.DONE;
-            if (!done.getError().isEmpty()) {
-                w.reason = done.getError();
+            if (!error.isEmpty()) {
+                w.reason = error;
             }
         }
         return ByteString.EMPTY;
@@ -168,9 +234,18 @@ public final class Controller implements AutoCloseable {
 
     private WorkerStatus worker(int index) {
         if (index < 0 || index >= workers.length) {
-            throw new RpcException(RpcStatus.INVALID_ARGUMENT, "worker index " + index + " (expected: 0.." + (workers.length - 1) + ")");
+            throw invalid("worker index " + index + " (expected: 0.." + (workers.length - 1) + ")");
         }
         return workers[index];
+    }
+
+    /** Worker {@code index}, if {@code from} is the connection that said hello as it; else the call is refused. */
+    private WorkerStatus caller(int index, RpcConnection from, String what) {
+        WorkerStatus w = worker(index);
+        if (w.connection != from) {
+            throw invalid("worker " + index + ": " + what + " from a connection that did not say hello as worker " + index);
+        }
+        return w;
     }
 
     private void fail(WorkerStatus w, String why) {
@@ -273,10 +348,14 @@ public final class Controller implements AutoCloseable {
         return false;
     }
 
-    /** Marks workers that died (connection lost, executor says so) or went silent. */
+    /** Marks workers that died (connection lost, executor says so) or went silent; says if calls were refused. */
     private void watch(WorkerExecutor executor) {
         Map<Integer, String> failed = executor.poll();
         long now = System.nanoTime();
+        String news = refused.news(now, false);
+        if (news != null) {
+            settings.progress().println(news);
+        }
         synchronized (this) {
             failed.forEach((index, why) -> fail(workers[index], why));
             for (WorkerStatus w : workers) {
@@ -386,12 +465,24 @@ public final class Controller implements AutoCloseable {
                 first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect), server.summary(base), firstError);
-        DistributedSummary summary = new DistributedSummary(merged, workers.length, executorName, rows, List.copyOf(problems));
+        String news = refused.news(System.nanoTime(), true);
+        if (news != null) {
+            settings.progress().println(news);
+        }
+        List<String> allProblems = new ArrayList<>(problems);
+        allProblems.addAll(refused.problems());
+        DistributedSummary summary = new DistributedSummary(merged, workers.length, executorName, rows,
+                List.copyOf(allProblems), refused.total());
         if (report != null) {
             report.summary(merged);
             report.csv("workers.csv", WorkerRow.CSV_HEADER, rows.stream().map(WorkerRow::csv).toList());
         }
         return summary;
+    }
+
+    /** Merged intervals not yet emitted; bounded by the merger's window. */
+    synchronized int pendingIntervals() {
+        return merger.pendingIntervals();
     }
 
     /** True if every worker ran to the end and exited cleanly. */

@@ -15,6 +15,14 @@ public final class Coordination {
     /** Controller → worker: stop now (Ctrl-C on the controller, or the run is abandoned). */
     public static final String STOP = "worker.stop";
 
+    /**
+     * Largest payload either end sends or takes. A report is three compressed histograms (at most
+     * {@link HistogramCodec#MAX_ENCODED_BYTES} each, a few KiB in practice) and a few counters; the
+     * largest call is {@code worker.done}, whose summary JSON lists every client of an RPC run. 8 MiB holds
+     * that with room, and bounds what one call can make the controller buffer.
+     */
+    public static final int MAX_PAYLOAD = 8 * 1024 * 1024;
+
     private Coordination() {
     }
 }

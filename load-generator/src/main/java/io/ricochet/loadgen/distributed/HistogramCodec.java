@@ -3,14 +3,33 @@ package io.ricochet.loadgen.distributed;
 import com.google.protobuf.ByteString;
 import io.ricochet.loadgen.stats.RunStats;
 import java.nio.ByteBuffer;
+import java.util.Locale;
 import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 import org.HdrHistogram.Histogram;
 
 /**
  * HdrHistograms on the wire in HdrHistogram's own compressed form, which keeps every count: adding the
  * decoded histograms gives exactly the histogram of all recordings.
+ *
+ * <p>Decoding trusts nothing it reads. HdrHistogram's own decoder allocates whatever the bytes claim (a
+ * compressed length, a counts array for any precision and range), so the headers are parsed and checked
+ * here first, and only a histogram of exactly {@link RunStats#newHistogram()}'s shape is decoded.
  */
 public final class HistogramCodec {
+    /** Largest encoded histogram: a full-range one at 3 digits inflates to at most {@link #MAX_DECODED_BYTES}. */
+    static final int MAX_ENCODED_BYTES = 256 * 1024;
+    /** What {@code encodeIntoCompressedByteBuffer} writes first: the V2 compressed base 0x1c849304, word size 9 (0x10). */
+    static final int COMPRESSED_COOKIE = 0x1c849314;
+    /** The first int of the inflated encoding: the V2 base 0x1c849303, word size 9 (0x10). */
+    static final int UNCOMPRESSED_COOKIE = 0x1c849313;
+    /** The compressed header: cookie, length of the compressed contents. */
+    private static final int COMPRESSED_HEADER_BYTES = 8;
+    /** The inflated header: cookie, payload length, offset, digits (ints), lowest, highest (longs), ratio (double). */
+    static final int HEADER_BYTES = 40;
+    /** The most a run's histogram inflates to: its header and every count at the widest word. */
+    static final int MAX_DECODED_BYTES = RunStats.newHistogram().getNeededByteBufferCapacity();
+
     private HistogramCodec() {
     }
 
@@ -24,22 +43,142 @@ public final class HistogramCodec {
     }
 
     /**
-     * Decodes {@code bytes} once and adds the result to each of {@code into}; empty bytes add nothing.
-     * Decoding is the expensive part (inflate, then a counts array the size of the whole range), so a
-     * histogram that goes to several totals is decoded only once.
+     * Decodes {@code bytes}, a run histogram as {@link #encode} writes it; null for empty bytes. Decoding
+     * is the expensive part (inflate, then a counts array the size of the whole range), so a histogram
+     * that goes to several totals is decoded once.
+     *
+     * @throws IllegalArgumentException if the bytes are not such a histogram; nothing big is allocated first
      */
-    public static void addTo(ByteString bytes, Histogram... into) {
+    public static Histogram decode(ByteString bytes) {
         if (bytes.isEmpty()) {
-            return;
+            return null;
         }
-        Histogram decoded;
+        checkCompressedHeader(bytes);
+        return decodeChecked(ByteBuffer.wrap(inflate(bytes)));
+    }
+
+    /** The size, the cookie, and a compressed length that is exactly the bytes that follow. */
+    private static void checkCompressedHeader(ByteString bytes) {
+        if (bytes.size() > MAX_ENCODED_BYTES) {
+            throw new IllegalArgumentException("size: " + bytes.size() + " bytes (expected: <= " + MAX_ENCODED_BYTES + ")");
+        }
+        if (bytes.size() < COMPRESSED_HEADER_BYTES) {
+            throw new IllegalArgumentException("size: " + bytes.size() + " bytes (expected: >= " + COMPRESSED_HEADER_BYTES
+                    + ", the compressed header)");
+        }
+        ByteBuffer compressed = bytes.asReadOnlyByteBuffer();
+        int cookie = compressed.getInt();
+        if (cookie != COMPRESSED_COOKIE) {
+            throw new IllegalArgumentException("cookie: " + hex(cookie) + " (expected: " + hex(COMPRESSED_COOKIE)
+                    + ", a compressed V2 HdrHistogram)");
+        }
+        int length = compressed.getInt();
+        if (length != compressed.remaining()) {
+            throw new IllegalArgumentException("compressed length: " + length + " (expected: " + compressed.remaining()
+                    + ", the bytes that follow)");
+        }
+    }
+
+    /** The uncompressed encoding: header first, checked, then exactly the payload it announces and no more. */
+    private static byte[] inflate(ByteString bytes) {
+        Inflater inflater = new Inflater();
         try {
-            decoded = Histogram.decodeFromCompressedByteBuffer(bytes.asReadOnlyByteBuffer(), RunStats.HIGHEST_US);
+            inflater.setInput(bytes.substring(COMPRESSED_HEADER_BYTES).toByteArray());
+            // The header alone first: the payload buffer is sized only once the header is known to be ours.
+            byte[] header = new byte[HEADER_BYTES];
+            int headerBytes = inflate(inflater, header, 0, HEADER_BYTES);
+            if (headerBytes < HEADER_BYTES) {
+                throw new IllegalArgumentException("header: inflates to " + headerBytes + " bytes (expected: "
+                        + HEADER_BYTES + ")");
+            }
+            int payload = checkHeader(ByteBuffer.wrap(header));
+            byte[] decoded = new byte[HEADER_BYTES + payload];
+            System.arraycopy(header, 0, decoded, 0, HEADER_BYTES);
+            int payloadBytes = inflate(inflater, decoded, HEADER_BYTES, payload);
+            if (payloadBytes < payload) {
+                throw new IllegalArgumentException("payload: inflates to " + payloadBytes + " bytes (expected: " + payload
+                        + ", its payload length)");
+            }
+            if (inflate(inflater, new byte[1], 0, 1) > 0) {
+                throw new IllegalArgumentException("payload: inflates to more than its payload length, " + payload + " bytes");
+            }
+            if (!inflater.finished()) {
+                throw new IllegalArgumentException("compressed contents: truncated (expected: a complete deflate stream)");
+            }
+            if (inflater.getRemaining() > 0) {
+                throw new IllegalArgumentException("compressed contents: " + inflater.getRemaining()
+                        + " bytes after the end (expected: 0)");
+            }
+            return decoded;
+        } finally {
+            // Frees zlib's native state now rather than at some later GC.
+            inflater.end();
+        }
+    }
+
+    /** Checks the inflated header is a run histogram's; its payload length. */
+    private static int checkHeader(ByteBuffer header) {
+        int cookie = header.getInt();
+        int payload = header.getInt();
+        int offset = header.getInt();
+        int digits = header.getInt();
+        long lowest = header.getLong();
+        long highest = header.getLong();
+        double ratio = header.getDouble();
+        if (cookie != UNCOMPRESSED_COOKIE) {
+            throw new IllegalArgumentException("inflated cookie: " + hex(cookie) + " (expected: " + hex(UNCOMPRESSED_COOKIE)
+                    + ", a V2 HdrHistogram)");
+        }
+        if (digits != RunStats.DIGITS) {
+            throw new IllegalArgumentException("significant digits: " + digits + " (expected: " + RunStats.DIGITS + ")");
+        }
+        if (lowest != RunStats.LOWEST_US) {
+            throw new IllegalArgumentException("lowest trackable value: " + lowest + " (expected: " + RunStats.LOWEST_US + ")");
+        }
+        if (highest != RunStats.HIGHEST_US) {
+            throw new IllegalArgumentException("highest trackable value: " + highest + " (expected: " + RunStats.HIGHEST_US + ")");
+        }
+        if (offset != 0) {
+            throw new IllegalArgumentException("normalizing index offset: " + offset + " (expected: 0)");
+        }
+        if (ratio != 1.0) {
+            throw new IllegalArgumentException("integer to double ratio: " + ratio + " (expected: 1.0)");
+        }
+        if (payload < 0 || payload > MAX_DECODED_BYTES - HEADER_BYTES) {
+            throw new IllegalArgumentException("payload length: " + payload + " (expected: 0.." + (MAX_DECODED_BYTES - HEADER_BYTES)
+                    + ")");
+        }
+        return payload;
+    }
+
+    /** HdrHistogram's decoder, now that the header is ours; a malformed payload (counts past the end) fails here. */
+    private static Histogram decodeChecked(ByteBuffer decoded) {
+        try {
+            return Histogram.decodeFromByteBuffer(decoded, RunStats.HIGHEST_US);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("counts: not decodable (" + e + ")", e);
+        }
+    }
+
+    /** Inflates up to {@code length} bytes into {@code into} at {@code offset}; fewer if the stream ends or runs dry. */
+    private static int inflate(Inflater inflater, byte[] into, int offset, int length) {
+        int done = 0;
+        try {
+            while (done < length) {
+                int n = inflater.inflate(into, offset + done, length - done);
+                if (n == 0) {
+                    // Finished, out of input, or wants a dictionary: nothing more will come out.
+                    break;
+                }
+                done += n;
+            }
         } catch (DataFormatException e) {
-            throw new IllegalArgumentException("histogram: not a compressed HdrHistogram (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException("compressed contents: not a deflate stream (" + e.getMessage() + ")", e);
         }
-        for (Histogram target : into) {
-            target.add(decoded);
-        }
+        return done;
+    }
+
+    private static String hex(int value) {
+        return String.format(Locale.ROOT, "0x%08x", value);
     }
 }

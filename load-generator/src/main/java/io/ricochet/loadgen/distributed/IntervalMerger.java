@@ -12,6 +12,9 @@ import org.HdrHistogram.Histogram;
  * added, never averaged, so every merged percentile is exact. An interval is complete when every
  * worker still running has reported it, or when it is overdue; a report that comes after its interval
  * was emitted joins the next one, so nothing is dropped. Not thread-safe: the controller holds its lock.
+ *
+ * <p>Each pending interval holds three full-range histograms, so only reports within {@code window}
+ * intervals of the next one to emit are taken: at most {@code window + 1} intervals are ever pending.
  */
 final class IntervalMerger {
     /** One merged interval. */
@@ -41,12 +44,38 @@ final class IntervalMerger {
         }
     }
 
+    /** Intervals a report may be ahead of the next to emit when the controller does not say otherwise. */
+    static final int DEFAULT_WINDOW = 60;
+
     private final TreeMap<Long, Merged> pending = new TreeMap<>();
+    private final int window;
     private long nextToEmit;
 
-    /** Merges {@code report} into its interval; also adds its histograms to the run's {@code totals} (latency, service, connect). */
+    IntervalMerger() {
+        this(DEFAULT_WINDOW);
+    }
+
+    IntervalMerger(int window) {
+        if (window < 1) {
+            throw new IllegalArgumentException("window: " + window + " (expected: >= 1)");
+        }
+        this.window = window;
+    }
+
+    /**
+     * Merges {@code report} into its interval; also adds its histograms to the run's {@code totals} (latency,
+     * service, connect). All or nothing: the report is checked whole, and its histograms decoded, first.
+     *
+     * @throws IllegalArgumentException if the report is outside the window or any field is wrong; nothing is merged
+     */
     void add(IntervalReport report, long nowNanos, Histogram workerLatency, Histogram totalLatency, Histogram totalService,
             Histogram totalConnect) {
+        long limit = nextToEmit + window;
+        if (report.getInterval() > limit) {
+            throw new IllegalArgumentException("interval: " + report.getInterval() + " (expected: <= " + limit + ", within "
+                    + window + " of the next to merge, " + nextToEmit + ")");
+        }
+        ValidReport valid = ValidReport.of(report);
         long slot = Math.max(report.getInterval(), nextToEmit);
         Merged m = pending.computeIfAbsent(slot, k -> new Merged(k, nowNanos));
         m.reporters.add(report.getIndex());
@@ -58,9 +87,22 @@ final class IntervalMerger {
         m.bad += report.getBad();
         m.errors += report.getErrors();
         m.okBytes += report.getOkBytes();
-        HistogramCodec.addTo(report.getLatency(), m.latency, workerLatency, totalLatency);
-        HistogramCodec.addTo(report.getService(), m.service, totalService);
-        HistogramCodec.addTo(report.getConnect(), m.connect, totalConnect);
+        addTo(valid.latency(), m.latency, workerLatency, totalLatency);
+        addTo(valid.service(), m.service, totalService);
+        addTo(valid.connect(), m.connect, totalConnect);
+    }
+
+    private static void addTo(Histogram decoded, Histogram... into) {
+        if (decoded != null) {
+            for (Histogram target : into) {
+                target.add(decoded);
+            }
+        }
+    }
+
+    /** Intervals waiting to be emitted; at most the window and one. */
+    int pendingIntervals() {
+        return pending.size();
     }
 
     /**

@@ -14,6 +14,7 @@ import io.ricochet.loadgen.scenario.RunHooks;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
+import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcStatus;
@@ -37,7 +38,8 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
     private final InetSocketAddress controller;
     private final int index;
     private final PrintStream log;
-    private final RpcClients group = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry());
+    private final RpcClients group = RpcClients.create(RpcClientConfig.builder()
+            .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).build(), new SimpleMeterRegistry());
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile boolean stop;
     private volatile String summaryJson = "";

@@ -13,6 +13,8 @@ final class WorkerStatus {
     String reason = "";
     RpcConnection connection;
     long lastReportNanos;
+    /** The last interval number merged; each report's must be greater. */
+    long lastInterval = -1;
     long intervals;
     long ok;
     long bad;

@@ -5,15 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.cli.CliRunner;
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.rpc.RpcClient;
+import io.ricochet.rpc.RpcClientConfig;
+import io.ricochet.rpc.RpcClients;
+import io.ricochet.rpc.RpcStatus;
+import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -129,6 +142,45 @@ class LocalControllerTest {
         assertEquals(s.get("worker_rows").get(0).get("ok").asLong() + partial + s.get("worker_rows").get(2).get("ok").asLong(),
                 s.get("merged").get("ok").asLong());
         assertTrue(Files.readString(report.resolve("workers.csv")).contains("FAILED"));
+    }
+
+    @Test
+    void aStrangersReportsAreRefusedAndTheRunExitsOne() throws Exception {
+        ByteArrayOutputStream live = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(live, true, StandardCharsets.UTF_8));
+        try {
+            strangerDuringARun(live);
+        } finally {
+            System.setErr(original);
+        }
+    }
+
+    private void strangerDuringARun(ByteArrayOutputStream live) throws Exception {
+        CompletableFuture<CliRunner.Result> run = CompletableFuture.supplyAsync(() -> CliRunner.run("controller",
+                "--workers", "1", "echo", "--connections", "4", "--duration", "1s", "--json"));
+        Pattern coordination = Pattern.compile("coordination on 127\\.0\\.0\\.1:(\\d+)");
+        int port = Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Matcher m = coordination.matcher(live.toString(StandardCharsets.UTF_8));
+            return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        }, p -> p > 0);
+        // The attack that once passed: a connection that never said hello reports a huge ok and negative failures.
+        try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry())) {
+            RpcClient stranger = clients.connect(new InetSocketAddress("127.0.0.1", port)).get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < 3; i++) {
+                IntervalReport report = FakeWorker.report(0, i).setOk(5_000_000).setBad(-1).setErrors(-1).build();
+                FakeWorker.refused(stranger.call(Coordination.REPORT, report.toByteString(), Duration.ofSeconds(10)),
+                        RpcStatus.INVALID_ARGUMENT);
+            }
+        }
+        CliRunner.Result r = run.get(120, TimeUnit.SECONDS);
+        assertEquals(1, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(3, s.get("refused_inputs").asLong(), s.toString());
+        assertEquals("DONE", s.get("worker_rows").get(0).get("state").asText());
+        assertEquals(s.get("worker_rows").get(0).get("ok").asLong(), s.get("merged").get("ok").asLong());
+        assertTrue(s.get("merged").get("ok").asLong() < 5_000_000, s.toString());
+        assertTrue(s.get("problems").toString().contains("refused 3 worker.report calls"), s.toString());
     }
 
     /** The worker's process, by the pid its log names; only ever a child of this test's JVM. */

@@ -1,0 +1,218 @@
+package io.ricochet.loadgen.distributed;
+
+import static io.ricochet.loadgen.distributed.FakeWorker.done;
+import static io.ricochet.loadgen.distributed.FakeWorker.report;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.ricochet.loadgen.distributed.proto.Hello;
+import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.report.WorkerRow;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.rpc.RpcException;
+import io.ricochet.rpc.RpcStatus;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the controller takes on its coordination port, from its workers and from anyone else: calls that
+ * are not a worker's own, or not well-formed, are refused whole, counted, and fail the run.
+ */
+@Timeout(60)
+class ControllerInputsTest {
+
+    @Test
+    void aReportFromAConnectionThatNeverSaidHelloIsRefusedAndNotMerged() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            FakeWorker stranger = run.connect();
+            for (int i = 0; i < 3; i++) {
+                RpcException e = stranger.refused(Coordination.REPORT,
+                        report(0, i).setOk(5_000_000).setBad(-1_000).setErrors(-2_000).build(), RpcStatus.INVALID_ARGUMENT);
+                assertTrue(e.detail().contains("worker 0: report from a connection that did not say hello as worker 0"),
+                        e.detail());
+            }
+            worker.accepted(Coordination.REPORT, report(0, 0).setOk(7).build());
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(7, s.merged().ok());
+            assertEquals(0, s.merged().bad() + s.merged().errors());
+            assertEquals(3, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void aReportWithANegativeCounterIsRefusedWhole() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            RpcException e = worker.refused(Coordination.REPORT, report(0, 0).setOk(5).setBad(-3).setLatency(
+                    HistogramCodec.encode(histogram(100, 200))).build(), RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().contains("worker 0: bad: -3 (expected: >= 0)"), e.detail());
+            worker.refused(Coordination.REPORT, report(0, 1).setElapsedS(Double.NaN).build(), RpcStatus.INVALID_ARGUMENT);
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertNothingMerged(s);
+        }
+    }
+
+    @Test
+    void aBadHistogramAfterValidCountersMergesNothing() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            // Valid counters and a valid latency histogram, then a service histogram whose deflate stream is garbage.
+            ByteBuffer garbage = ByteBuffer.allocate(18).putInt(HistogramCodec.COMPRESSED_COOKIE).putInt(10)
+                    .put(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+            RpcException e = worker.refused(Coordination.REPORT, report(0, 0).setOk(5).setOkBytes(500).setConnects(1)
+                    .setLatency(HistogramCodec.encode(histogram(100, 200)))
+                    .setService(ByteString.copyFrom(garbage.array())).build(), RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().startsWith("worker 0: service: "), e.detail());
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertNothingMerged(s);
+            assertEquals(0, s.merged().latencyUs().count());
+        }
+    }
+
+    @Test
+    void farFutureIntervalsAreRefusedAndPendingStaysBounded() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            List<CompletableFuture<ByteString>> calls = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                calls.add(worker.call(Coordination.REPORT, report(0, 1_000 + i).setOk(1).build()));
+            }
+            for (CompletableFuture<ByteString> call : calls) {
+                FakeWorker.refused(call, RpcStatus.INVALID_ARGUMENT);
+            }
+            assertTrue(run.controller.pendingIntervals() <= IntervalMerger.DEFAULT_WINDOW + 1,
+                    "pending: " + run.controller.pendingIntervals());
+            RpcException e = worker.refused(Coordination.REPORT, report(0, 61).build(), RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().contains("interval: 61 (expected: <= 60"), e.detail());
+            worker.accepted(Coordination.REPORT, report(0, 60).setOk(2).build());
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(2, s.merged().ok());
+            assertEquals(2_001, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void aRepeatedOrOlderIntervalFromTheSameWorkerIsRefused() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            ByteString one = HistogramCodec.encode(histogram(100));
+            worker.accepted(Coordination.REPORT, report(0, 3).setOk(1).setLatency(one).build());
+            RpcException e = worker.refused(Coordination.REPORT, report(0, 3).setOk(10).setLatency(one).build(),
+                    RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().contains("worker 0: interval: 3 (expected: > 3"), e.detail());
+            worker.refused(Coordination.REPORT, report(0, 2).setOk(100).setLatency(one).build(), RpcStatus.INVALID_ARGUMENT);
+            worker.accepted(Coordination.REPORT, report(0, 4).setOk(1_000).setLatency(one).build());
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(1_001, s.merged().ok());
+            assertEquals(2, s.merged().latencyUs().count(), "each accepted report's histogram, once");
+            assertEquals(2, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void readyAndDoneFromAStrangerAreRefused() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.connect();
+            worker.hello(0);
+            FakeWorker stranger = run.connect();
+            RpcException e = stranger.refused(Coordination.DONE, done(0), RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().contains("worker 0: done from a connection that did not say hello as worker 0"),
+                    e.detail());
+            stranger.refused(Coordination.READY, Ready.newBuilder().setIndex(0).build(), RpcStatus.INVALID_ARGUMENT);
+            // The run goes on: the real worker is still the one that gets ready, is started and is done.
+            worker.ready(0);
+            worker.awaitStart();
+            worker.accepted(Coordination.REPORT, report(0, 0).setOk(3).build());
+            stranger.refused(Coordination.DONE, done(0), RpcStatus.INVALID_ARGUMENT);
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals("DONE", s.workerRows().get(0).state());
+            assertEquals(3, s.merged().ok());
+            assertEquals(3, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void aSecondHelloForAnIndexOrASecondIndexForAConnectionIsRefused() throws Exception {
+        try (ControllerRun run = new ControllerRun(2)) {
+            FakeWorker first = run.connect();
+            first.hello(0);
+            FakeWorker second = run.connect();
+            RpcException taken = second.refused(Coordination.HELLO, Hello.newBuilder().setIndex(0).build(),
+                    RpcStatus.ALREADY_EXISTS);
+            assertTrue(taken.detail().contains("worker 0 is already CONNECTED"), taken.detail());
+            RpcException twice = first.refused(Coordination.HELLO, Hello.newBuilder().setIndex(1).build(),
+                    RpcStatus.INVALID_ARGUMENT);
+            assertTrue(twice.detail().contains("already said hello as worker 0"), twice.detail());
+            // Index 1 is still free for a connection that has not said hello.
+            second.hello(1);
+            first.ready(0);
+            second.ready(1);
+            first.awaitStart();
+            second.awaitStart();
+            first.accepted(Coordination.DONE, done(0));
+            second.accepted(Coordination.DONE, done(1));
+            DistributedSummary s = run.summary();
+            assertEquals("DONE", s.workerRows().get(0).state());
+            assertEquals("DONE", s.workerRows().get(1).state());
+            assertEquals(2, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void aRunWithRefusedInputsSaysSoInItsProblemsAndLiveOutput() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            FakeWorker stranger = run.connect();
+            for (int i = 0; i < 50; i++) {
+                stranger.refused(Coordination.REPORT, report(0, i).setOk(1).build(), RpcStatus.INVALID_ARGUMENT);
+            }
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(50, s.refusedInputs());
+            assertTrue(s.problems().stream().anyMatch(p -> p.startsWith("refused 50 worker.report calls (first: worker 0: "
+                    + "report from a connection that did not say hello as worker 0)")), s.problems().toString());
+            String live = run.live();
+            assertTrue(live.contains("controller: 50 inputs refused so far"), live);
+            // Rate-limited: a few lines for the whole flood, not one each.
+            assertTrue(live.lines().filter(l -> l.contains("refused so far")).count() < 10, live);
+        }
+    }
+
+    private static void assertNothingMerged(DistributedSummary s) {
+        WorkerRow row = s.workerRows().get(0);
+        assertEquals(0, row.ok() + row.bad() + row.errors(), row.toString());
+        assertEquals(0, row.intervals(), row.toString());
+        assertEquals(0, s.merged().ok() + s.merged().bad() + s.merged().errors());
+        assertEquals(0.0, s.merged().throughputBytesPerS());
+        assertEquals(0, s.merged().connectTimeUs().count());
+        assertTrue(s.refusedInputs() > 0);
+    }
+
+    private static Histogram histogram(long... micros) {
+        Histogram h = RunStats.newHistogram();
+        for (long v : micros) {
+            h.recordValue(v);
+        }
+        return h;
+    }
+}

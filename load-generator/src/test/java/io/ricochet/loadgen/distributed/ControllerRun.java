@@ -1,0 +1,95 @@
+package io.ricochet.loadgen.distributed;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.rpc.RpcClientConfig;
+import io.ricochet.rpc.RpcClients;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link Controller} running in the background with no workers launched: the test plays every worker,
+ * and any stranger, with {@link FakeWorker}s on the coordination endpoint.
+ */
+final class ControllerRun implements AutoCloseable {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    final Controller controller;
+    private final ByteArrayOutputStream live = new ByteArrayOutputStream();
+    private final RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry());
+    private final List<FakeWorker> connected = new ArrayList<>();
+    private final CompletableFuture<DistributedSummary> summary;
+
+    ControllerRun(int workers) {
+        List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
+        controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
+                Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(60), null, null,
+                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of()));
+        summary = CompletableFuture.supplyAsync(() -> {
+            try {
+                return controller.run(new NoExecutor(), "test");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** A new connection to the coordination endpoint, which has said nothing yet. */
+    FakeWorker connect() throws Exception {
+        InetSocketAddress address = controller.address();
+        FakeWorker w = new FakeWorker(clients.connect(address).get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS), CALL_TIMEOUT);
+        connected.add(w);
+        return w;
+    }
+
+    /** A worker that said hello as {@code index} and is ready: the run starts once every worker is. */
+    FakeWorker ready(int index) throws Exception {
+        FakeWorker w = connect();
+        w.hello(index);
+        w.ready(index);
+        return w;
+    }
+
+    /** The run's summary, once every worker is done or failed. */
+    DistributedSummary summary() throws Exception {
+        return summary.get(30, TimeUnit.SECONDS);
+    }
+
+    /** What the controller printed as it ran. */
+    String live() {
+        return live.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        connected.forEach(FakeWorker::close);
+        controller.stop();
+        controller.close();
+        clients.close();
+    }
+
+    /** Launches nothing: the test's connections are the workers. */
+    private static final class NoExecutor implements WorkerExecutor {
+        @Override
+        public void launch(InetSocketAddress controller) {
+        }
+
+        @Override
+        public Map<Integer, String> poll() {
+            return Map.of();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

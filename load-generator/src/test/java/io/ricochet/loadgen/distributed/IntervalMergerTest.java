@@ -1,0 +1,74 @@
+package io.ricochet.loadgen.distributed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.stats.RunStats;
+import java.time.Duration;
+import java.util.Set;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** The merger holds only intervals within its window of the next to emit, and a bad report changes nothing. */
+class IntervalMergerTest {
+    private final Histogram worker = RunStats.newHistogram();
+    private final Histogram latency = RunStats.newHistogram();
+    private final Histogram service = RunStats.newHistogram();
+    private final Histogram connect = RunStats.newHistogram();
+
+    private void add(IntervalMerger merger, IntervalReport report) {
+        merger.add(report, 0, worker, latency, service, connect);
+    }
+
+    @Test
+    void intervalsPastTheWindowAreRefusedSoPendingStaysBounded() {
+        IntervalMerger merger = new IntervalMerger(10);
+        for (long i = 0; i < 2_000; i++) {
+            IntervalReport r = FakeWorker.report(0, i).setOk(1).build();
+            if (i <= 10) {
+                add(merger, r);
+            } else {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> add(merger, r));
+                assertTrue(e.getMessage().startsWith("interval: " + i + " (expected: <= 10"), e.getMessage());
+            }
+        }
+        assertEquals(11, merger.pendingIntervals());
+        // Emitting moves the window on.
+        assertEquals(0, merger.poll(Set.of(0), 0, Long.MAX_VALUE, false).interval);
+        add(merger, FakeWorker.report(0, 11).build());
+        assertEquals(11, merger.pendingIntervals());
+    }
+
+    @Test
+    void aLateReportStillJoinsTheNextInterval() {
+        IntervalMerger merger = new IntervalMerger(10);
+        add(merger, FakeWorker.report(0, 0).setOk(1).build());
+        merger.poll(Set.of(0), 0, Long.MAX_VALUE, false);
+        add(merger, FakeWorker.report(1, 0).setOk(2).build());
+        IntervalMerger.Merged next = merger.poll(Set.of(), 0, Long.MAX_VALUE, true);
+        assertEquals(1, next.interval);
+        assertEquals(2, next.ok);
+    }
+
+    @Test
+    void aReportWithABadHistogramMergesNothing() {
+        IntervalMerger merger = new IntervalMerger(10);
+        Histogram h = RunStats.newHistogram();
+        h.recordValue(100);
+        IntervalReport bad = FakeWorker.report(0, 0).setOk(5).setLatency(HistogramCodec.encode(h))
+                .setConnect(com.google.protobuf.ByteString.copyFromUtf8("not a histogram")).build();
+        assertThrows(IllegalArgumentException.class, () -> add(merger, bad));
+        assertEquals(0, merger.pendingIntervals());
+        assertEquals(0, worker.getTotalCount() + latency.getTotalCount());
+    }
+
+    @Test
+    void theControllersWindowCoversHowFarALiveWorkerGetsAhead() {
+        assertEquals(IntervalMerger.DEFAULT_WINDOW, Controller.intervalWindow(Duration.ofSeconds(1)));
+        assertEquals(IntervalMerger.DEFAULT_WINDOW, Controller.intervalWindow(Duration.ofMinutes(1)));
+        // 10 ms intervals: overdue after 1.02 s, polled every 100 ms, so a worker may be ~113 ahead.
+        assertTrue(Controller.intervalWindow(Duration.ofMillis(10)) >= 2 * 113);
+    }
+}

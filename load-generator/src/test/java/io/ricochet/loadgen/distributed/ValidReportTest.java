@@ -1,0 +1,65 @@
+package io.ricochet.loadgen.distributed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.stats.RunStats;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** A report is checked field by field, and every failure names the field, the value and the expectation. */
+class ValidReportTest {
+
+    @Test
+    void aWorkersReportIsValidWithItsHistogramsDecoded() {
+        Histogram latency = RunStats.newHistogram();
+        latency.recordValue(250);
+        ValidReport r = ValidReport.of(FakeWorker.report(0, 0).setSent(3).setOk(1).setBad(1).setErrors(1)
+                .setOpenConnections(2).setLatency(HistogramCodec.encode(latency)).build());
+        assertEquals(latency, r.latency());
+        assertNull(r.service());
+        assertNotNull(r.report());
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("wrong")
+    void aWrongFieldIsNamed(UnaryOperator<IntervalReport.Builder> change, String expected) {
+        IntervalReport report = change.apply(FakeWorker.report(0, 0)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals(expected, e.getMessage());
+    }
+
+    static Stream<Arguments> wrong() {
+        long over = ValidReport.MAX_COUNT + 1;
+        return Stream.of(
+                wrong(b -> b.setSent(-1), "sent: -1 (expected: >= 0)"),
+                wrong(b -> b.setOk(-5), "ok: -5 (expected: >= 0)"),
+                wrong(b -> b.setBad(-1), "bad: -1 (expected: >= 0)"),
+                wrong(b -> b.setErrors(Long.MIN_VALUE), "errors: " + Long.MIN_VALUE + " (expected: >= 0)"),
+                wrong(b -> b.setLate(-1), "late: -1 (expected: >= 0)"),
+                wrong(b -> b.setOkBytes(-1), "ok_bytes: -1 (expected: >= 0)"),
+                wrong(b -> b.setConnects(-1), "connects: -1 (expected: >= 0)"),
+                wrong(b -> b.setConnectFailures(-1), "connect_failures: -1 (expected: >= 0)"),
+                wrong(b -> b.setOpenConnections(-1), "open_connections: -1 (expected: >= 0)"),
+                wrong(b -> b.setOk(over), "ok: " + over + " (expected: <= " + ValidReport.MAX_COUNT + ")"),
+                wrong(b -> b.setElapsedS(Double.NaN), "elapsed_s: NaN (expected: finite, >= 0)"),
+                wrong(b -> b.setElapsedS(Double.POSITIVE_INFINITY), "elapsed_s: Infinity (expected: finite, >= 0)"),
+                wrong(b -> b.setElapsedS(-1), "elapsed_s: -1.0 (expected: finite, >= 0)"),
+                wrong(b -> b.setStartMillis(-1), "start_millis: -1 (expected: >= 0)"),
+                wrong(b -> b.setStartMillis(10).setEndMillis(9), "end_millis: 9 (expected: >= start_millis, 10)"),
+                wrong(b -> b.setConnect(com.google.protobuf.ByteString.copyFrom(new byte[3])),
+                        "connect: size: 3 bytes (expected: >= 8, the compressed header)"));
+    }
+
+    private static Arguments wrong(UnaryOperator<IntervalReport.Builder> change, String expected) {
+        return Arguments.of(change, expected);
+    }
+}
