@@ -1,50 +1,59 @@
 package io.ricochet.metrics;
 
+import static io.ricochet.internal.Checks.notNull;
+
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.ricochet.handler.ConnectionRegistry;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A small HTTP server for scrapers: Prometheus text at {@code /metrics}, {@code 200} at {@code /health}.
- * It runs on its own single NIO thread so a scrape never takes time from the I/O event loops.
+ * It runs on its own single NIO thread so a scrape never takes time from the I/O event loops. Each
+ * connection is served one request at a time, closed when idle, and capped in number
+ * ({@link MetricsEndpointConfig}).
  */
 public final class MetricsEndpoint implements AutoCloseable {
-    private static final int MAX_REQUEST_BYTES = 16 * 1024;
-
     private final EventLoopGroup group;
     private final Channel channel;
+    private final ConnectionRegistry connections;
 
-    private MetricsEndpoint(EventLoopGroup group, Channel channel) {
+    private MetricsEndpoint(EventLoopGroup group, Channel channel, ConnectionRegistry connections) {
         this.group = group;
         this.channel = channel;
+        this.connections = connections;
     }
 
-    /** Binds {@code host:port} (0 for an ephemeral port) and serves {@code registry}. */
+    /** Binds {@code host:port} (0 for an ephemeral port) and serves {@code registry} with the default limits. */
     public static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry) {
+        return start(host, port, registry, MetricsEndpointConfig.DEFAULTS);
+    }
+
+    /** Binds {@code host:port} (0 for an ephemeral port) and serves {@code registry} within {@code config}'s limits. */
+    public static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry,
+            MetricsEndpointConfig config) {
+        notNull("registry", registry);
+        notNull("config", config);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("ricochet-metrics", true),
                 NioIoHandler.newFactory());
-        MetricsHttpHandler handler = new MetricsHttpHandler(registry);
+        ConnectionRegistry connections = new ConnectionRegistry(config.maxConnections());
         ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES), handler);
-                    }
-                })
+                // Connections read only when their handler asks: one request at a time (MetricsChannelInitializer).
+                .childOption(ChannelOption.AUTO_READ, false)
+                .childHandler(new MetricsChannelInitializer(config.idleTimeout(), connections,
+                        new MetricsHttpHandler(registry)))
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
@@ -52,7 +61,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             throw new IllegalStateException("cannot bind metrics " + host + ":" + port + ": "
                     + bound.cause().getMessage(), bound.cause());
         }
-        return new MetricsEndpoint(group, bound.channel());
+        return new MetricsEndpoint(group, bound.channel(), connections);
     }
 
     public InetSocketAddress address() {
@@ -65,9 +74,31 @@ public final class MetricsEndpoint implements AutoCloseable {
         return "http://" + a.getHostString() + ":" + a.getPort() + "/metrics";
     }
 
+    /** Connections admitted and not yet closed. */
+    int openConnections() {
+        return connections.active();
+    }
+
+    /** Bytes of answers queued in the server and not yet taken by the sockets, over all open connections. */
+    long pendingOutboundBytes() {
+        long pending = 0;
+        for (Channel child : connections.channels()) {
+            ChannelOutboundBuffer buffer = child.unsafe().outboundBuffer();
+            if (buffer != null) {
+                pending += buffer.totalPendingWriteBytes();
+            }
+        }
+        return pending;
+    }
+
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        // Close the connections while the loop still runs its tasks, so each pipeline sees channelInactive and
+        // releases the requests it holds; channels the group closes while shutting down may never see it.
+        for (Channel child : connections.channels()) {
+            child.close().syncUninterruptibly();
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }
