@@ -2,6 +2,7 @@ package io.ricochet.handler;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -53,6 +54,18 @@ public final class ConnectionRegistry {
 
     public int active() {
         return own.held();
+    }
+
+    /** Bytes queued for writing and not yet taken by the sockets, over the open admitted channels. */
+    public long pendingOutboundBytes() {
+        long total = 0;
+        for (Channel ch : channels) {
+            ChannelOutboundBuffer buffer = ch.unsafe().outboundBuffer();
+            if (buffer != null) {
+                total += buffer.totalPendingWriteBytes();
+            }
+        }
+        return total;
     }
 
     /** A snapshot of the open admitted channels. */

@@ -7,7 +7,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -81,14 +80,7 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     /** Bytes of answers queued in the server and not yet taken by the sockets, over all open connections. */
     long pendingOutboundBytes() {
-        long pending = 0;
-        for (Channel child : connections.channels()) {
-            ChannelOutboundBuffer buffer = child.unsafe().outboundBuffer();
-            if (buffer != null) {
-                pending += buffer.totalPendingWriteBytes();
-            }
-        }
-        return pending;
+        return connections.pendingOutboundBytes();
     }
 
     @Override

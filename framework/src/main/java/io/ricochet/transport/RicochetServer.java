@@ -196,14 +196,7 @@ public final class RicochetServer implements AutoCloseable {
 
     /** Bytes queued for writing across all connections; backpressure keeps each near the high watermark. */
     public long pendingOutboundBytes() {
-        long total = 0;
-        for (Channel ch : connections.channels()) {
-            var buffer = ch.unsafe().outboundBuffer();
-            if (buffer != null) {
-                total += buffer.totalPendingWriteBytes();
-            }
-        }
-        return total;
+        return connections.pendingOutboundBytes();
     }
 
     /** Completes when a shutdown has finished. */
