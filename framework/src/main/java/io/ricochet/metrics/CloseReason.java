@@ -15,7 +15,9 @@ public enum CloseReason {
     /** The server shut down. */
     SHUTDOWN,
     /** The frame handler failed; logged with its cause. */
-    ERROR;
+    ERROR,
+    /** The peer stopped reading what it was sent: an agent's forwarded call stayed unwritten past its write timeout. */
+    STALLED;
 
     public String tag() {
         return name().toLowerCase(Locale.ROOT);

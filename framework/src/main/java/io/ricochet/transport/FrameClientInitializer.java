@@ -22,6 +22,8 @@ public final class FrameClientInitializer extends ChannelInitializer<Channel> {
     private static final int FLUSH_BATCH = 64;
     /** A closing client waits this long for the server's end of stream, as a server does by default. */
     private static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
+    /** A client has no idle timeout to bound its close: a peer that neither reads nor ends its stream is cut off here. */
+    private static final long MAX_CLOSE_NANOS = 10 * LINGER_NANOS;
 
     private final LengthField lengthField;
     private final int maxFrame;
@@ -44,6 +46,6 @@ public final class FrameClientInitializer extends ChannelInitializer<Channel> {
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
         p.addLast(decoder);
         p.addLast(new FrameEncoder(lengthField, maxFrame, stats));
-        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width(), decoder, LINGER_NANOS));
+        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width(), decoder, LINGER_NANOS, MAX_CLOSE_NANOS));
     }
 }

@@ -45,6 +45,12 @@ public interface FrameSession {
     /** Flushes the replies already given, then closes (TCP) or forgets the peer (UDP). */
     void close();
 
+    /**
+     * Closes at once, dropping replies not yet written: for a peer that has stopped reading what it is
+     * sent. Counted as {@code reason=stalled}. UDP forgets the peer, as {@link #close} does.
+     */
+    void abort();
+
     /** Per-session state of a protocol layered on frames (the RPC layer keeps its connection here). */
     void attach(Object attachment);
 

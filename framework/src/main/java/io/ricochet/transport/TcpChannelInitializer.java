@@ -48,6 +48,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         p.addLast(new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
         p.addLast(BackpressureHandler.INSTANCE);
         p.addLast(new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
-                config.lingerTimeout().toNanos()));
+                config.lingerTimeout().toNanos(), 0));
     }
 }

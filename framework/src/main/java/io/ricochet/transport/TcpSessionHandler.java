@@ -3,9 +3,9 @@ package io.ricochet.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
@@ -16,6 +16,7 @@ import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,26 +40,33 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private final int width;
     private final FrameDecoder decoder;
     private final long lingerNanos;
+    private final long maxCloseNanos;
     private ChannelHandlerContext ctx;
     private boolean flushPending;
     private boolean inReadBatch;
     private boolean closing;
+    private boolean lingering;
     private boolean inputShutdown;
     private long lastInputNanos;
     private Future<?> lingerTimer;
+    private Future<?> closeDeadline;
     private Object attachment;
 
     /**
      * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
      * @param lingerNanos how long a closing connection waits, after its FIN, for the peer to send anything
      *                    or end its stream
+     * @param maxCloseNanos how long a close may take in all, flush included, before it is forced; 0 for no
+     *                    bound of its own (a server's idle timeout, which keeps running, bounds it)
      */
-    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder, long lingerNanos) {
+    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder, long lingerNanos,
+            long maxCloseNanos) {
         this.handler = handler;
         this.stats = stats;
         this.width = width;
         this.decoder = decoder;
         this.lingerNanos = lingerNanos;
+        this.maxCloseNanos = maxCloseNanos;
     }
 
     @Override
@@ -90,12 +98,12 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        inReadBatch = false;
         if (closing) {
             // Input discarded while lingering: the peer is still there.
             lastInputNanos = ctx.executor().ticker().nanoTime();
             return;
         }
-        inReadBatch = false;
         if (flushPending) {
             flushPending = false;
             ctx.flush();
@@ -106,34 +114,58 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void reply(ByteBuf body) {
-        if (!body.isReadable()) {
-            body.release();
-            throw new IllegalArgumentException("reply length: 0 (expected: > 0)");
-        }
-        if (ctx.executor().inEventLoop() && inReadBatch) {
-            ctx.write(body, ctx.voidPromise());
-            flushPending = true;
-        } else {
-            // Outside a read batch (a timer, another thread) nothing else will flush it.
-            ctx.writeAndFlush(body, ctx.voidPromise());
-        }
+        reply(body, null);
     }
 
     @Override
     public void reply(ByteBuf body, Runnable whenDone) {
         if (!body.isReadable()) {
-            body.release();
-            whenDone.run();
+            done(body, whenDone);
             throw new IllegalArgumentException("reply length: 0 (expected: > 0)");
         }
-        ChannelFuture written;
-        if (ctx.executor().inEventLoop() && inReadBatch) {
-            written = ctx.write(body);
+        if (!ctx.executor().inEventLoop()) {
+            // Whether the session is closing, and whether a read batch will flush, are the event loop's to know.
+            try {
+                ctx.executor().execute(() -> reply(body, whenDone));
+            } catch (RejectedExecutionException e) {
+                done(body, whenDone);
+            }
+            return;
+        }
+        if (closing) {
+            // Nothing more is served once a close has begun; a write after the FIN would fail and cut the linger.
+            done(body, whenDone);
+            return;
+        }
+        ChannelPromise promise = whenDone == null ? ctx.voidPromise() : ctx.newPromise();
+        if (whenDone != null) {
+            promise.addListener(future -> whenDone.run());
+        }
+        if (inReadBatch) {
+            ctx.write(body, promise);
             flushPending = true;
         } else {
-            written = ctx.writeAndFlush(body);
+            // Outside a read batch (a timer, another thread) nothing else will flush it.
+            ctx.writeAndFlush(body, promise);
         }
-        written.addListener(future -> whenDone.run());
+    }
+
+    /** A reply that will not be written: released, and its caller told. */
+    private static void done(ByteBuf body, Runnable whenDone) {
+        body.release();
+        if (whenDone != null) {
+            whenDone.run();
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (ctx.executor().inEventLoop()) {
+            stats.closing(CloseReason.STALLED);
+            ctx.close();
+        } else {
+            ctx.executor().execute(this::abort);
+        }
     }
 
     @Override
@@ -145,21 +177,34 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShutdown = true;
-            if (closing) {
+            if (lingering) {
                 // The peer's end of stream after our FIN: nothing is left to lose.
                 ctx.close();
-            } else {
+            } else if (!closing) {
                 // The peer half-closed: every frame it completed has been handed over; answer them, then close.
                 closeGracefully(CloseReason.PEER);
             }
+            // Else still flushing what is owed: the flush closes once it is written, seeing the input is shut.
         }
         ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (closing) {
+            // Backpressure paused reading; a closing connection reads on, to discard, or a peer blocked writing never reads.
+            ctx.channel().config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (lingerTimer != null) {
             lingerTimer.cancel(false);
+        }
+        if (closeDeadline != null) {
+            closeDeadline.cancel(false);
         }
         stats.publish();
         stats.meters().closed(stats.closeReason());
@@ -200,6 +245,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         decoder.discardInput();
         // Keep reading, to discard: a peer blocked writing to us would never read our replies.
         ctx.channel().config().setAutoRead(true);
+        if (maxCloseNanos > 0) {
+            closeDeadline = ctx.executor().schedule(() -> {
+                ctx.close();
+            }, maxCloseNanos, TimeUnit.NANOSECONDS);
+        }
         // An empty write completes after every earlier write has reached the socket.
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
             if (!flushed.isSuccess() || inputShutdown || !(ctx.channel() instanceof DuplexChannel duplex)) {
@@ -210,6 +260,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                 if (!shut.isSuccess()) {
                     ctx.close();
                 } else if (ctx.channel().isOpen()) {
+                    lingering = true;
                     lastInputNanos = ctx.executor().ticker().nanoTime();
                     lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos, TimeUnit.NANOSECONDS);
                 }

@@ -70,6 +70,11 @@ final class UdpSession implements FrameSession {
     }
 
     @Override
+    public void abort() {
+        owner.forget(peer);
+    }
+
+    @Override
     public void attach(Object attachment) {
         this.attachment = attachment;
     }

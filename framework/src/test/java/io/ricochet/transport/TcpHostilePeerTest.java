@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -123,6 +124,103 @@ class TcpHostilePeerTest {
                 client.close();
             }
             server.close();
+        }
+    }
+
+    /**
+     * A client that ended its stream while the replies it was owed were still being flushed (it reads
+     * slower than it writes) once lost most of them: the end of stream closed the connection mid-flush.
+     */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void repliesOwedWhenTheClientEndsItsStreamMidFlushAreAllDelivered(TransportKind transport) throws Exception {
+        // Watermarks above the 12 MB of replies: the server reads everything while the client reads nothing.
+        try (RicochetServer server = start(TestServers.config(transport).writeBufferWatermarks(16 << 20, 32 << 20))) {
+            int frames = 3_000;
+            byte[] body = Frames.body(4_000, 9);
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (int i = 0; i < frames; i++) {
+                wire.writeBytes(Frames.encode(2, body));
+            }
+            wire.writeBytes(Frames.header(2, 0));
+            try (Socket socket = new Socket()) {
+                socket.setSoTimeout(10_000);
+                socket.connect(server.tcpAddress(), 5_000);
+                CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                    try {
+                        socket.getOutputStream().write(wire.toByteArray());
+                        socket.shutdownOutput();
+                    } catch (IOException e) {
+                        // The reader tells what was lost.
+                    }
+                }, Streamer::thread);
+                // Nothing read yet: 12 MB of replies are queued behind the kernel buffers when the close begins,
+                // and the client's end of stream follows at once.
+                await().atMost(10, TimeUnit.SECONDS).until(() -> Meters.protocolErrors(registry, "tcp", "empty") == 1.0);
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                byte[] reversed = Frames.reversed(body);
+                for (int i = 0; i < frames; i++) {
+                    byte[] reply = new byte[in.readUnsignedShort()];
+                    in.readFully(reply);
+                    assertArrayEquals(reversed, reply, "reply " + i);
+                }
+                assertEquals(-1, in.read(), "then the end of stream");
+                writer.get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * A reply given after a close began (from a timer), while the replies owed were still flushing, was
+     * failed when the output shut and closed the connection at once instead of lingering.
+     */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aReplyGivenAfterACloseBeganIsDroppedAndTheLingerGoesOn(TransportKind transport) throws Exception {
+        CountDownLatch lateReplyGiven = new CountDownLatch(1);
+        FrameHandler echoOrLate = (session, body) -> {
+            if (body.readableBytes() == 1) {
+                session.eventLoop().schedule(() -> {
+                    session.reply(body);
+                    lateReplyGiven.countDown();
+                }, 50, TimeUnit.MILLISECONDS);
+            } else {
+                session.reply(body);
+            }
+        };
+        ServerConfig config = TestServers.config(transport).udpPort(ServerConfig.DISABLED)
+                .writeBufferWatermarks(16 << 20, 32 << 20).build();
+        try (RicochetServer server = RicochetServer.start(config, echoOrLate, registry);
+                Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.connect(server.tcpAddress(), 5_000);
+            int frames = 3_000;
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (int i = 0; i < frames; i++) {
+                wire.writeBytes(Frames.encode(2, Frames.body(4_000, 3)));
+            }
+            wire.writeBytes(Frames.encode(2, new byte[] {7}));
+            wire.writeBytes(Frames.header(2, 0));
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    socket.getOutputStream().write(wire.toByteArray());
+                } catch (IOException e) {
+                    // The reader tells.
+                }
+            }, Streamer::thread);
+            // The close began with 12 MB still to flush, and the late reply came behind it.
+            assertTrue(lateReplyGiven.await(10, TimeUnit.SECONDS));
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            for (int i = 0; i < frames; i++) {
+                in.readFully(new byte[in.readUnsignedShort()]);
+            }
+            assertEquals(-1, in.read(), "the owed replies, then the end of stream: the late reply was not sent");
+            writer.get(10, TimeUnit.SECONDS);
+            // Lingering for the client's end of stream (it has sent nothing for less than the 2 s quiet time).
+            assertEquals(1, server.activeConnections(), "the late reply did not end the connection");
+            socket.shutdownOutput();
+            await().atMost(5, TimeUnit.SECONDS).until(() -> server.activeConnections() == 0);
+            assertEquals(1.0, Meters.closed(registry, "tcp", "protocol_error"));
         }
     }
 
