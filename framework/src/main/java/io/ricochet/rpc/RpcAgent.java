@@ -2,10 +2,13 @@ package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.util.concurrent.Future;
 import io.ricochet.rpc.proto.Route;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Bounded against its peers: routes per client and in all ({@link RpcConfig#maxRoutes}), and bytes of
  * forwarded calls queued for owners ({@link RpcConfig#maxRelayBytes}). A call to an owner that is not
- * reading what it was sent fails at once with {@code RESOURCE_EXHAUSTED} instead of queueing.
+ * reading what it was sent fails at once with {@code RESOURCE_EXHAUSTED} instead of queueing, and an
+ * owner that leaves a forwarded call unwritten for {@link RpcConfig#relayWriteTimeout} is disconnected.
  */
 public final class RpcAgent {
     public static final String REGISTER = "agent.register";
@@ -31,11 +35,13 @@ public final class RpcAgent {
     private final RpcDispatcher local;
     private final int maxRoutes;
     private final RelayBudget relayBudget;
+    private final long relayWriteTimeoutNanos;
 
     RpcAgent(RpcDispatcher local, RpcConfig config) {
         this.local = local;
         this.maxRoutes = config.maxRoutes();
         this.relayBudget = new RelayBudget(config.maxRelayBytes());
+        this.relayWriteTimeoutNanos = config.relayWriteTimeout().toNanos();
     }
 
     /** Bytes of forwarded calls queued now and not yet written to their owners' sockets. */
@@ -111,7 +117,53 @@ public final class RpcAgent {
         }
         long remaining = request.deadlineNanos() == 0 ? owner.config().defaultTimeout().toNanos()
                 : request.remainingNanos();
-        return owner.relay(request.method(), request.payload(), remaining, () -> relayBudget.release(bytes));
+        RelayedWrite write = new RelayedWrite(owner, bytes);
+        CompletableFuture<ByteString> answer = owner.relay(request.method(), request.payload(), remaining, write);
+        write.watch();
+        return answer;
+    }
+
+    /**
+     * One forwarded call's bytes in the relay budget, until they are written to the owner's socket. An owner
+     * that leaves them unwritten for the relay write timeout has stopped reading: it is closed at once, which
+     * fails its queued writes and so returns their bytes, instead of holding the budget every caller shares.
+     */
+    private final class RelayedWrite implements Runnable {
+        private final RpcConnection owner;
+        private final long bytes;
+        // The write's end runs on the owner's loop, or on the caller's thread when refused before writing.
+        private volatile boolean done;
+        private volatile Future<?> timer;
+
+        RelayedWrite(RpcConnection owner, long bytes) {
+            this.owner = owner;
+            this.bytes = bytes;
+        }
+
+        /** The write ended, written or failed: called exactly once, on the owner's event loop (or at once if refused). */
+        @Override
+        public void run() {
+            done = true;
+            relayBudget.release(bytes);
+            Future<?> started = timer;
+            if (started != null) {
+                started.cancel(false);
+            }
+        }
+
+        void watch() {
+            try {
+                timer = owner.eventLoop().schedule(this::expire, relayWriteTimeoutNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // The owner's loop is shutting down: its writes end, and give their bytes back, with it.
+            }
+        }
+
+        private void expire() {
+            if (!done) {
+                owner.abort();
+            }
+        }
     }
 
     void dropRoutes(RpcConnection connection) {

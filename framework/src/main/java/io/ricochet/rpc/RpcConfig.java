@@ -16,11 +16,13 @@ import java.time.Duration;
  * @param maxRoutes          agent URIs all connections together may own
  * @param maxRelayBytes      bytes of forwarded calls an agent may have queued, not yet written to their route
  *                           owners' sockets, across all owners; a call past it fails with {@code RESOURCE_EXHAUSTED}
+ * @param relayWriteTimeout  a route owner whose forwarded call is still not written to its socket after this long
+ *                           has stopped reading: the agent closes its connection, which frees what it held
  * @param maxMethodTags      distinct method tag values on the meters; later methods share the tag {@code other}
  * @param defaultTimeout     deadline of a call made without one
  */
 public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient, int maxRoutes, long maxRelayBytes,
-        int maxMethodTags, Duration defaultTimeout) {
+        Duration relayWriteTimeout, int maxMethodTags, Duration defaultTimeout) {
 
     /** Characters in a method name or URI. */
     public static final int MAX_METHOD_LENGTH = 1024;
@@ -39,6 +41,7 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         positive("maxRoutesPerClient", maxRoutesPerClient);
         positive("maxRoutes", maxRoutes);
         inRange("maxRelayBytes", maxRelayBytes, 1, Long.MAX_VALUE);
+        positive("relayWriteTimeout", relayWriteTimeout);
         positive("maxMethodTags", maxMethodTags);
         positive("defaultTimeout", defaultTimeout);
         if (defaultTimeout.compareTo(MAX_TIMEOUT) > 0) {
@@ -61,6 +64,7 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         private int maxRoutesPerClient = 10_000;
         private int maxRoutes = 100_000;
         private long maxRelayBytes = 64L * 1024 * 1024;
+        private Duration relayWriteTimeout = Duration.ofSeconds(10);
         private int maxMethodTags = 100;
         private Duration defaultTimeout = Duration.ofSeconds(10);
 
@@ -92,6 +96,11 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
             return this;
         }
 
+        public Builder relayWriteTimeout(Duration relayWriteTimeout) {
+            this.relayWriteTimeout = relayWriteTimeout;
+            return this;
+        }
+
         public Builder maxMethodTags(int maxMethodTags) {
             this.maxMethodTags = maxMethodTags;
             return this;
@@ -103,8 +112,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         }
 
         public RpcConfig build() {
-            return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, maxMethodTags,
-                    defaultTimeout);
+            return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, relayWriteTimeout,
+                    maxMethodTags, defaultTimeout);
         }
     }
 }

@@ -222,12 +222,15 @@ public final class RpcConnection {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
+        // An answer given while its request's read batch runs is held in check by backpressure on reading; a
+        // later one (forwarded, or from an executor) is not, so it is checked against the caller's reading.
+        boolean late = !(answer instanceof CompletableFuture<?> f && f.isDone());
         answer.whenComplete((payload, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, tag, now, payload, error);
+                answered(id, oneWay, tag, now, payload, error, late);
             } else {
-                loop.execute(() -> answered(id, oneWay, tag, now, payload, error));
+                loop.execute(() -> answered(id, oneWay, tag, now, payload, error, late));
             }
         });
     }
@@ -250,7 +253,8 @@ public final class RpcConnection {
         }
     }
 
-    private void answered(long id, boolean oneWay, String tag, long startNanos, ByteString payload, Throwable error) {
+    private void answered(long id, boolean oneWay, String tag, long startNanos, ByteString payload, Throwable error,
+            boolean late) {
         serving--;
         Envelope.Builder response = Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE);
         RpcStatus status;
@@ -272,6 +276,12 @@ public final class RpcConnection {
             status = RpcStatus.RESOURCE_EXHAUSTED;
             response.clearPayload().setStatus(status.code())
                     .setMessage("answer payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")");
+        } else if (late && !oneWay && !session.isWritable() && payload != null && !payload.isEmpty()) {
+            // The caller is not reading its answers: they would queue here without bound (calls in flight times
+            // payload). It gets the status, which is small, instead of the payload.
+            status = RpcStatus.RESOURCE_EXHAUSTED;
+            response.clearPayload().setStatus(status.code()).setMessage("answer of " + payload.size()
+                    + " bytes not sent: the caller is not reading its answers");
         }
         serverMetrics.finished(tag, status, System.nanoTime() - startNanos);
         if (!oneWay) {
@@ -338,6 +348,11 @@ public final class RpcConnection {
     /** Flushes what is owed and closes; pending calls then fail with {@code UNAVAILABLE}. */
     public void close() {
         session.close();
+    }
+
+    /** Closes at once, dropping what is queued: the peer stopped reading. Thread-safe. */
+    void abort() {
+        session.abort();
     }
 
     private final class PendingCall implements Runnable {

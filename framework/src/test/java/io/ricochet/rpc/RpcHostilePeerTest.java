@@ -110,6 +110,50 @@ class RpcHostilePeerTest {
         return search.timers().stream().mapToLong(Timer::count).sum();
     }
 
+    /** Answers relayed back to a caller that never read queued without bound: 64 calls, 64 MB queued. */
+    @Test
+    void lateAnswersToACallerThatNeverReadsAreRefusedInsteadOfQueued() throws Exception {
+        try (RpcFixture f = new RpcFixture();
+                RawRpcPeer caller = new RawRpcPeer(f.server.address(), 4096)) {
+            RpcClient owner = f.client();
+            ByteString mib = ByteString.copyFrom(new byte[1 << 20]);
+            await(owner.serve("fat", RpcHandler.sync(p -> mib)));
+            for (int i = 0; i < 64; i++) {
+                caller.send(request(i + 1, "fat", bytes("x"), 30_000_000));
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                long queued = f.server.pendingOutboundBytes();
+                assertTrue(queued <= 3L << 20, queued + " bytes of answers queued for a caller that does not read");
+                return routedCalls(f, null) == 64;
+            });
+            assertTrue(routedCalls(f, "RESOURCE_EXHAUSTED") >= 60, "answered with a status instead: "
+                    + routedCalls(f, "RESOURCE_EXHAUSTED") + " of 64");
+        }
+    }
+
+    /** A few owners that never read once held the whole relay budget for as long as they stayed connected. */
+    @Test
+    void anOwnerThatLeavesAForwardedCallUnwrittenIsDisconnectedAndTheBudgetComesBack() throws Exception {
+        RpcConfig quick = RpcConfig.builder().relayWriteTimeout(Duration.ofMillis(300)).build();
+        try (RpcFixture f = new RpcFixture(quick, RpcClientConfig.builder().build());
+                RawRpcPeer sink = new RawRpcPeer(f.server.address(), 4096)) {
+            sink.send(request(1, RpcAgent.REGISTER, RpcAgent.route("sink"), 1_000_000));
+            assertEquals(StatusCode.OK, sink.receive().getStatus());
+            RpcClient caller = f.client();
+            ByteString big = ByteString.copyFrom(new byte[4 * 1024 * 1024 - 4096]);
+            for (int i = 0; i < 4; i++) {
+                caller.call("sink", big, Duration.ofMillis(100)).handle((v, e) -> null).get(10, TimeUnit.SECONDS);
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> f.server.agent().routes() == 0
+                    && f.server.agent().relayQueuedBytes() == 0);
+            assertEquals(1.0, io.ricochet.testing.Meters.closed(f.serverRegistry, RpcServer.METER_TAG, "stalled"));
+            // Honest pairs relay again.
+            RpcClient owner = f.client();
+            await(owner.serve("honest", REVERSE));
+            assertEquals(128 * 1024, await(caller.call("honest", ByteString.copyFrom(new byte[128 * 1024]))).size());
+        }
+    }
+
     @Test
     void theRelayBudgetRefusesWhatItCannotHoldAndIsReturnedWhenWritten() {
         RpcConfig small = RpcConfig.builder().maxRelayBytes(64 * 1024).build();
