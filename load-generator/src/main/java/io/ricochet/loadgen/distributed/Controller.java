@@ -65,6 +65,8 @@ public final class Controller implements AutoCloseable {
     private final ServerWatch server;
     private final RpcServer endpoint;
     private volatile boolean stopping;
+    /** When the workers were started; guarded by this. */
+    private long runStartNanos;
 
     public Controller(ControllerSettings settings) {
         this.settings = settings;
@@ -79,11 +81,13 @@ public final class Controller implements AutoCloseable {
         methods.register(Coordination.READY, handler(Coordination.READY, Ready::parseFrom, this::ready));
         methods.register(Coordination.REPORT, handler(Coordination.REPORT, IntervalReport::parseFrom, this::report));
         methods.register(Coordination.DONE, handler(Coordination.DONE, Done::parseFrom, this::done));
-        // A long idle timeout for long runs.
+        // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
+        // between reports): each connection may hold a partial report, so strangers must not pile up.
+        Duration idle = max(settings.startTimeout(), settings.stallTimeout()).plusMinutes(1);
         this.endpoint = RpcServer.start(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
-                .udpPort(ServerConfig.DISABLED).ioThreads(1).transport(TransportKind.AUTO)
-                .idleTimeout(Duration.ofHours(24)).build(), RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build(),
-                methods, new SimpleMeterRegistry());
+                .udpPort(ServerConfig.DISABLED).ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle)
+                .maxConnections(2 * workers.length + 16).build(),
+                RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build(), methods, new SimpleMeterRegistry());
     }
 
     /**
@@ -94,6 +98,10 @@ public final class Controller implements AutoCloseable {
     static int intervalWindow(Duration interval) {
         long lead = (interval.toNanos() * 2 + 1_000_000_000L + POLL_MILLIS * 1_000_000) / Math.max(1, interval.toNanos()) + 1;
         return (int) Math.min(Integer.MAX_VALUE, Math.max(IntervalMerger.DEFAULT_WINDOW, 2 * lead));
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The coordination endpoint's bound address. */
@@ -178,6 +186,7 @@ public final class Controller implements AutoCloseable {
                     + ", its last)");
         }
         long now = System.nanoTime();
+        merger.advanceClock((now - runStartNanos) / settings.interval().toNanos());
         try {
             // Checks the whole report and decodes its histograms before it merges any of it.
             merger.add(r, now, w.latency, latency, service, connect);
@@ -290,6 +299,7 @@ public final class Controller implements AutoCloseable {
             }
             long start = System.nanoTime();
             synchronized (this) {
+                runStartNanos = start;
                 for (WorkerStatus w : workers) {
                     w.state = WorkerState.RUNNING;
                     w.lastReportNanos = start;
@@ -402,9 +412,11 @@ public final class Controller implements AutoCloseable {
                 complete.add(m);
             }
         }
+        // One scrape for however many intervals are complete: a scrape per interval let a slow server fall
+        // further behind each round.
+        ServerSample now = complete.isEmpty() ? null : server.sample();
         for (IntervalMerger.Merged m : complete) {
             double seconds = Math.max(1e-3, (m.endMillis - m.startMillis) / 1000.0);
-            ServerSample now = server.sample();
             IntervalRow row = new IntervalRow(m.elapsedS, m.openConnections, m.completed(), m.ok, m.bad, m.errors,
                     m.completed() / seconds, m.latency.getValueAtPercentile(50), m.latency.getValueAtPercentile(99),
                     m.latency.getMaxValue(), now.cpu(), now.rssBytes());

@@ -14,7 +14,9 @@ import org.HdrHistogram.Histogram;
  * was emitted joins the next one, so nothing is dropped. Not thread-safe: the controller holds its lock.
  *
  * <p>Each pending interval holds three full-range histograms, so only reports within {@code window}
- * intervals of the next one to emit are taken: at most {@code window + 1} intervals are ever pending.
+ * intervals of the run's clock (or of the next interval to emit, if that is later) are taken. Pending
+ * intervals are then bounded by the window plus however far emitting lags the clock: real time, never
+ * a peer's choice of interval numbers.
  */
 final class IntervalMerger {
     /** One merged interval. */
@@ -50,6 +52,7 @@ final class IntervalMerger {
     private final TreeMap<Long, Merged> pending = new TreeMap<>();
     private final int window;
     private long nextToEmit;
+    private long clockInterval;
 
     IntervalMerger() {
         this(DEFAULT_WINDOW);
@@ -70,10 +73,11 @@ final class IntervalMerger {
      */
     void add(IntervalReport report, long nowNanos, Histogram workerLatency, Histogram totalLatency, Histogram totalService,
             Histogram totalConnect) {
-        long limit = nextToEmit + window;
+        long from = Math.max(nextToEmit, clockInterval);
+        long limit = from + window;
         if (report.getInterval() > limit) {
             throw new IllegalArgumentException("interval: " + report.getInterval() + " (expected: <= " + limit + ", within "
-                    + window + " of the next to merge, " + nextToEmit + ")");
+                    + window + " of the run's interval " + from + ")");
         }
         ValidReport valid = ValidReport.of(report);
         long slot = Math.max(report.getInterval(), nextToEmit);
@@ -100,7 +104,15 @@ final class IntervalMerger {
         }
     }
 
-    /** Intervals waiting to be emitted; at most the window and one. */
+    /**
+     * The interval the run's clock is in: reports may run this far ahead of a slow emitter (a scrape that
+     * hangs holds emitting up, not the workers).
+     */
+    void advanceClock(long interval) {
+        clockInterval = Math.max(clockInterval, interval);
+    }
+
+    /** Intervals waiting to be emitted. */
     int pendingIntervals() {
         return pending.size();
     }

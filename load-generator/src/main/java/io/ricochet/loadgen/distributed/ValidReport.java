@@ -3,6 +3,7 @@ package io.ricochet.loadgen.distributed;
 import com.google.protobuf.ByteString;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * An interval report whose every field passed its check, with its histograms decoded (null if empty).
@@ -58,8 +59,16 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
             throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
         }
         if (h != null) {
-            // The total is what merged percentiles rank by: held to the counters' bound, and never wrapped negative.
-            count(field + " total count", h.getTotalCount());
+            // The total is what merged percentiles rank by. It is summed here bucket by bucket, over every bucket:
+            // counts near 2^63 can wrap the histogram's own total to a small number, which would also end an
+            // iteration over the recorded values early.
+            long total = 0;
+            for (HistogramIterationValue bucket : h.allValues()) {
+                long n = bucket.getCountAtValueIteratedTo();
+                count(field + " count at " + bucket.getValueIteratedTo(), n);
+                total += n;
+                count(field + " total count", total);
+            }
         }
         return h;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.sun.net.httpserver.HttpServer;
 import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.report.DistributedSummary;
@@ -13,10 +14,19 @@ import io.ricochet.loadgen.report.WorkerRow;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcStatus;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -214,5 +224,58 @@ class ControllerInputsTest {
             h.recordValue(v);
         }
         return h;
+    }
+
+    /**
+     * A scrape target taking a second per scrape once held the merger back until an honest worker's on-time
+     * reports fell outside the window, and the run failed.
+     */
+    @Test
+    void aSlowScrapeTargetDoesNotMakeAnHonestWorkersReportsRefused() throws Exception {
+        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        slow.createContext("/metrics", exchange -> {
+            try {
+                Thread.sleep(1_000); // a slow server, not a wait of the test's
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = "ricochet_frames_sent_total{transport=\"tcp\"} 1.0\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        slow.start();
+        ScheduledExecutorService pace = Executors.newSingleThreadScheduledExecutor();
+        try (ControllerRun run = new ControllerRun(1, Duration.ofMillis(50),
+                URI.create("http://127.0.0.1:" + slow.getAddress().getPort() + "/metrics"))) {
+            FakeWorker w = run.ready(0);
+            w.awaitStart();
+            int intervals = 100; // 5 s of 50 ms intervals: past the window of 60 when merging lags a scrape per interval
+            List<CompletableFuture<ByteString>> reports = new ArrayList<>();
+            CountDownLatch sent = new CountDownLatch(intervals);
+            AtomicLong next = new AtomicLong();
+            pace.scheduleAtFixedRate(() -> {
+                long i = next.getAndIncrement();
+                if (i < intervals) {
+                    synchronized (reports) {
+                        reports.add(w.call(Coordination.REPORT, FakeWorker.report(0, i).setOk(1).build()));
+                    }
+                    sent.countDown();
+                }
+            }, 0, 50, TimeUnit.MILLISECONDS);
+            assertTrue(sent.await(30, TimeUnit.SECONDS));
+            synchronized (reports) {
+                for (CompletableFuture<ByteString> report : reports) {
+                    report.get(30, TimeUnit.SECONDS);
+                }
+            }
+            w.accepted(Coordination.DONE, FakeWorker.done(0));
+            DistributedSummary summary = run.summary();
+            assertEquals(0, summary.refusedInputs(), summary.problems().toString());
+            assertEquals(intervals, summary.merged().ok());
+        } finally {
+            pace.shutdownNow();
+            slow.stop(0);
+        }
     }
 }

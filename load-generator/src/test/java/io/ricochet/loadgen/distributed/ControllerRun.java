@@ -7,6 +7,7 @@ import io.ricochet.rpc.RpcClients;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +31,14 @@ final class ControllerRun implements AutoCloseable {
     private final CompletableFuture<DistributedSummary> summary;
 
     ControllerRun(int workers) {
+        this(workers, Duration.ofSeconds(1), null);
+    }
+
+    /** With the workers' {@code interval}, and the server's metrics at {@code scrape} (null for none). */
+    ControllerRun(int workers, Duration interval, URI scrape) {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
-                Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(60), null, null,
+                interval, Duration.ofSeconds(20), Duration.ofSeconds(60), scrape, null,
                 new PrintStream(live, true, StandardCharsets.UTF_8), Map.of()));
         summary = CompletableFuture.supplyAsync(() -> {
             try {

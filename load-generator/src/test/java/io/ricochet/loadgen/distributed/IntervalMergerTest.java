@@ -71,4 +71,18 @@ class IntervalMergerTest {
         // 10 ms intervals: overdue after 1.02 s, polled every 100 ms, so a worker may be ~113 ahead.
         assertTrue(Controller.intervalWindow(Duration.ofMillis(10)) >= 2 * 113);
     }
+
+    /** A scrape that held emitting up once made the window refuse an honest worker reporting on time. */
+    @Test
+    void theWindowFollowsTheRunsClockWhenEmittingLags() {
+        IntervalMerger merger = new IntervalMerger(10);
+        merger.advanceClock(100);
+        add(merger, FakeWorker.report(0, 105).build());
+        add(merger, FakeWorker.report(0, 110).build());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> add(merger, FakeWorker.report(0, 111).build()));
+        assertTrue(e.getMessage().startsWith("interval: 111 (expected: <= 110"), e.getMessage());
+        merger.advanceClock(50);
+        add(merger, FakeWorker.report(0, 109).build());
+    }
 }

@@ -62,4 +62,21 @@ class ValidReportTest {
     private static Arguments wrong(UnaryOperator<IntervalReport.Builder> change, String expected) {
         return Arguments.of(change, expected);
     }
+
+    /** Counts near 2^63 once wrapped a histogram's total to 0, passed the check, and corrupted every percentile. */
+    @Test
+    void aHistogramWhoseCountsWrapItsTotalIsRefused() {
+        Histogram wrapped = RunStats.newHistogram();
+        wrapped.recordValueWithCount(100, Long.MAX_VALUE);
+        wrapped.recordValueWithCount(200, Long.MAX_VALUE);
+        wrapped.recordValueWithCount(300, 2);
+        assertEquals(0, wrapped.getTotalCount(), "the wrap this test is about");
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(wrapped.getNeededByteBufferCapacity());
+        int length = wrapped.encodeIntoCompressedByteBuffer(buffer);
+        IntervalReport report = FakeWorker.report(0, 0)
+                .setLatency(com.google.protobuf.ByteString.copyFrom(buffer.array(), 0, length)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("latency count at 100: " + Long.MAX_VALUE + " (expected: <= " + ValidReport.MAX_COUNT + ")",
+                e.getMessage());
+    }
 }
