@@ -11,15 +11,17 @@ import java.time.Duration;
  *
  * @param host                   address the TCP and UDP listeners bind
  * @param tcpPort                TCP port, 0 for an ephemeral one, {@link #DISABLED} for no TCP listener
- * @param udpPort                UDP port, 0 for an ephemeral one, {@link #DISABLED} for no UDP listener
+ * @param udpPort                UDP port, 0 for an ephemeral one, {@link #DISABLED} (the default) for no UDP listener
  * @param lengthField            width of the frame length prefix
  * @param maxFrame               largest valid body length; larger lengths are protocol errors
  * @param idleTimeout            a connection or UDP session with no complete frame for this long is closed
  * @param maxConnections         TCP connections served at once; a connection past it is closed at once. Defaults
  *                               to {@link OpenFileLimit#connectionCap()}, below the process's open-file limit
  * @param maxUdpSessions         UDP peers tracked at once; datagrams from further peers are dropped
- * @param ioThreads              event-loop threads; 0 means one per available processor
- * @param transport              I/O implementation
+ * @param ioThreads              event-loop threads of a server that makes its own; 0 means one per available processor
+ * @param transport              I/O implementation of a server that makes its own event loops
+ * @param backlog                the TCP listener's accept queue ({@code SO_BACKLOG})
+ * @param udpSocketBuffer        the UDP socket's receive and send buffers ({@code SO_RCVBUF}, {@code SO_SNDBUF}), bytes
  * @param writeBufferLowWatermark  reading a connection resumes once its queued replies drain below this many bytes
  * @param writeBufferHighWatermark reading a connection pauses while its queued replies exceed this many bytes
  * @param shutdownTimeout        how long a graceful shutdown may flush before connections are closed regardless
@@ -37,6 +39,8 @@ public record ServerConfig(
         int maxUdpSessions,
         int ioThreads,
         TransportKind transport,
+        int backlog,
+        int udpSocketBuffer,
         int writeBufferLowWatermark,
         int writeBufferHighWatermark,
         Duration shutdownTimeout,
@@ -53,6 +57,9 @@ public record ServerConfig(
     public static final int DEFAULT_HIGH_WATERMARK = 64 * 1024;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_LINGER_TIMEOUT = Duration.ofSeconds(2);
+    public static final int DEFAULT_BACKLOG = 4096;
+    /** Large enough for a burst of datagrams while the event loop is busy. */
+    public static final int DEFAULT_UDP_SOCKET_BUFFER = 4 * 1024 * 1024;
 
     public ServerConfig {
         notNull("host", host);
@@ -68,6 +75,8 @@ public record ServerConfig(
         positive("maxConnections", maxConnections);
         positive("maxUdpSessions", maxUdpSessions);
         inRange("ioThreads", ioThreads, 0, 1024);
+        positive("backlog", backlog);
+        positive("udpSocketBuffer", udpSocketBuffer);
         positive("writeBufferLowWatermark", writeBufferLowWatermark);
         inRange("writeBufferHighWatermark", writeBufferHighWatermark, writeBufferLowWatermark, Integer.MAX_VALUE);
         positive("shutdownTimeout", shutdownTimeout);
@@ -108,6 +117,8 @@ public record ServerConfig(
         b.maxUdpSessions = maxUdpSessions;
         b.ioThreads = ioThreads;
         b.transport = transport;
+        b.backlog = backlog;
+        b.udpSocketBuffer = udpSocketBuffer;
         b.writeBufferLowWatermark = writeBufferLowWatermark;
         b.writeBufferHighWatermark = writeBufferHighWatermark;
         b.shutdownTimeout = shutdownTimeout;
@@ -119,7 +130,7 @@ public record ServerConfig(
     public static final class Builder {
         private String host = DEFAULT_HOST;
         private int tcpPort = DEFAULT_PORT;
-        private int udpPort = DEFAULT_PORT;
+        private int udpPort = DISABLED;
         private LengthField lengthField = LengthField.TWO;
         private Integer maxFrame;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
@@ -127,6 +138,8 @@ public record ServerConfig(
         private int maxUdpSessions = DEFAULT_MAX_UDP_SESSIONS;
         private int ioThreads;
         private TransportKind transport = TransportKind.AUTO;
+        private int backlog = DEFAULT_BACKLOG;
+        private int udpSocketBuffer = DEFAULT_UDP_SOCKET_BUFFER;
         private int writeBufferLowWatermark = DEFAULT_LOW_WATERMARK;
         private int writeBufferHighWatermark = DEFAULT_HIGH_WATERMARK;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
@@ -192,6 +205,16 @@ public record ServerConfig(
             return this;
         }
 
+        public Builder backlog(int backlog) {
+            this.backlog = backlog;
+            return this;
+        }
+
+        public Builder udpSocketBuffer(int bytes) {
+            this.udpSocketBuffer = bytes;
+            return this;
+        }
+
         public Builder writeBufferWatermarks(int low, int high) {
             this.writeBufferLowWatermark = low;
             this.writeBufferHighWatermark = high;
@@ -212,7 +235,8 @@ public record ServerConfig(
             notNull("lengthField", lengthField);
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
-                    maxUdpSessions, ioThreads, transport, writeBufferLowWatermark, writeBufferHighWatermark,
+                    maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
+                    writeBufferHighWatermark,
                     shutdownTimeout, lingerTimeout);
         }
     }

@@ -10,6 +10,6 @@ public final class ReverseEchoHandler implements FrameHandler {
     @Override
     public void onFrame(FrameSession session, ByteBuf body) {
         BodyReverser.reverseInPlace(body);
-        session.reply(body);
+        session.send(body);
     }
 }

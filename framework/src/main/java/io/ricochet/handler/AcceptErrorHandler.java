@@ -3,7 +3,7 @@ package io.ricochet.handler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.ricochet.internal.RateLimitedLog;
-import io.ricochet.metrics.TransportMeters;
+import io.ricochet.metrics.TransportCounters;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,18 +20,18 @@ public final class AcceptErrorHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(AcceptErrorHandler.class);
 
     private final String listener;
-    private final TransportMeters meters;
+    private final TransportCounters counters;
     private final RateLimitedLog warnings = new RateLimitedLog(log, TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS));
 
     /** @param listener names the listener in the log, e.g. {@code tcp 0.0.0.0:7000} */
-    public AcceptErrorHandler(String listener, TransportMeters meters) {
+    public AcceptErrorHandler(String listener, TransportCounters counters) {
         this.listener = listener;
-        this.meters = meters;
+        this.counters = counters;
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        meters.acceptError();
+        counters.acceptError();
         if (ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);
             ctx.executor().schedule(() -> {

@@ -1,20 +1,25 @@
 package io.ricochet.metrics;
 
 /**
- * Traffic counted by one channel's handlers on its event loop and published to the shared meters in
- * batches (per read batch and per flush), so the hot path never touches a contended counter.
- * Also remembers why the channel is closing. Not thread-safe: event-loop confined.
+ * Traffic counted by one channel's handlers on its event loop and published to the listener's
+ * {@link TransportCounters} in batches (per read batch and per flush), so the hot path never touches a
+ * contended counter. Also remembers why the channel is closing. Not thread-safe: event-loop confined.
  */
 public final class ConnectionStats {
-    private final TransportMeters meters;
+    private final TransportCounters counters;
     private long framesIn;
     private long bytesIn;
     private long framesOut;
     private long bytesOut;
     private CloseReason closeReason;
 
-    public ConnectionStats(TransportMeters meters) {
-        this.meters = meters;
+    public ConnectionStats(TransportCounters counters) {
+        this.counters = counters;
+    }
+
+    /** Stats that count nothing beyond the channel: for a codec used without a registry. */
+    public static ConnectionStats detached() {
+        return new ConnectionStats(TransportCounters.NONE);
     }
 
     public void bytesRead(int bytes) {
@@ -31,13 +36,13 @@ public final class ConnectionStats {
     }
 
     public void protocolError(ProtocolErrorKind kind) {
-        meters.protocolErrors(kind, 1);
+        counters.protocolErrors(kind, 1);
     }
 
     /** Adds the counts gathered since the last call to the shared meters. */
     public void publish() {
         if ((framesIn | bytesIn | framesOut | bytesOut) != 0) {
-            meters.traffic(framesIn, bytesIn, framesOut, bytesOut);
+            counters.traffic(framesIn, bytesIn, framesOut, bytesOut);
             framesIn = 0;
             bytesIn = 0;
             framesOut = 0;
@@ -57,7 +62,7 @@ public final class ConnectionStats {
         return closeReason == null ? CloseReason.PEER : closeReason;
     }
 
-    public TransportMeters meters() {
-        return meters;
+    public TransportCounters counters() {
+        return counters;
     }
 }

@@ -2,11 +2,21 @@ package io.ricochet.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
-/** The meters of one transport ({@code tcp} or {@code udp}), registered once and shared by its connections. */
-public final class TransportMeters {
+/**
+ * The Micrometer meters of one listener or client group, tagged {@code name}, {@code protocol},
+ * {@code role} and {@code io}, so several servers (or a server restarted) on one registry count apart.
+ * {@link #close} removes them, and with them the gauge's reference to the owner's state.
+ */
+public final class TransportMeters implements TransportCounters, AutoCloseable {
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
     private final Counter opened;
     private final Counter framesReceived;
     private final Counter framesSent;
@@ -17,70 +27,67 @@ public final class TransportMeters {
     private final Counter[] closed = new Counter[CloseReason.values().length];
     private final Counter[] protocolErrors = new Counter[ProtocolErrorKind.values().length];
 
-    private TransportMeters(MeterRegistry registry, String transport, Supplier<Number> active) {
-        Gauge.builder(MeterNames.CONNECTIONS_ACTIVE, active)
-                .description("Open connections (tcp) or live sessions (udp)")
-                .tag(MeterNames.TAG_TRANSPORT, transport)
-                .register(registry);
-        opened = counter(registry, MeterNames.CONNECTIONS_OPENED, transport, "Connections accepted or sessions started");
-        framesReceived = counter(registry, MeterNames.FRAMES_RECEIVED, transport, "Complete valid frames received");
-        framesSent = counter(registry, MeterNames.FRAMES_SENT, transport, "Frames written");
-        bytesReceived = counter(registry, MeterNames.BYTES_RECEIVED, transport, "Bytes received");
-        bytesSent = counter(registry, MeterNames.BYTES_SENT, transport, "Bytes of frames written");
-        acceptErrors = counter(registry, MeterNames.ACCEPT_ERRORS, transport,
+    private TransportMeters(MeterRegistry registry, Tags tags, Supplier<Number> active) {
+        this.registry = registry;
+        if (registry.find(MeterNames.CONNECTIONS_ACTIVE).tags(tags).gauge() != null) {
+            throw new IllegalStateException("meters " + tags + " are already registered on this registry (expected: "
+                    + "a name of its own for each server and client group)");
+        }
+        meters.add(Gauge.builder(MeterNames.CONNECTIONS_ACTIVE, active)
+                .description("Open connections (tcp, rpc) or live sessions (udp)").tags(tags).register(registry));
+        opened = counter(MeterNames.CONNECTIONS_OPENED, tags, "Connections accepted or made, or sessions started");
+        framesReceived = counter(MeterNames.FRAMES_RECEIVED, tags, "Complete valid frames received");
+        framesSent = counter(MeterNames.FRAMES_SENT, tags, "Frames written");
+        bytesReceived = counter(MeterNames.BYTES_RECEIVED, tags, "Bytes received");
+        bytesSent = counter(MeterNames.BYTES_SENT, tags, "Bytes of frames written");
+        acceptErrors = counter(MeterNames.ACCEPT_ERRORS, tags,
                 "Failed accepts (descriptors exhausted, say); each pauses accepting for a second");
-        droppedAtSessionLimit = Counter.builder(MeterNames.DATAGRAMS_DROPPED)
-                .description("Valid datagrams dropped without reply, by reason")
-                .tag(MeterNames.TAG_TRANSPORT, transport)
-                .tag(MeterNames.TAG_REASON, "session_limit")
-                .register(registry);
+        droppedAtSessionLimit = counter(MeterNames.DATAGRAMS_DROPPED, tags.and(MeterNames.TAG_REASON, "session_limit"),
+                "Valid datagrams dropped without reply, by reason");
         for (CloseReason reason : CloseReason.values()) {
-            closed[reason.ordinal()] = Counter.builder(MeterNames.CONNECTIONS_CLOSED)
-                    .description("Connections or sessions ended, by reason")
-                    .tag(MeterNames.TAG_TRANSPORT, transport)
-                    .tag(MeterNames.TAG_REASON, reason.tag())
-                    .register(registry);
+            closed[reason.ordinal()] = counter(MeterNames.CONNECTIONS_CLOSED, tags.and(MeterNames.TAG_REASON, reason.tag()),
+                    "Connections or sessions ended, by reason");
         }
         for (ProtocolErrorKind kind : ProtocolErrorKind.values()) {
-            protocolErrors[kind.ordinal()] = Counter.builder(MeterNames.PROTOCOL_ERRORS)
-                    .description("Malformed input, by kind")
-                    .tag(MeterNames.TAG_TRANSPORT, transport)
-                    .tag(MeterNames.TAG_KIND, kind.tag())
-                    .register(registry);
+            protocolErrors[kind.ordinal()] = counter(MeterNames.PROTOCOL_ERRORS, tags.and(MeterNames.TAG_KIND, kind.tag()),
+                    "Malformed input, by kind");
         }
     }
 
-    /** Registers the meters; {@code active} is read whenever the gauge is sampled and must stay reachable. */
-    public static TransportMeters register(MeterRegistry registry, String transport, Supplier<Number> active) {
-        return new TransportMeters(registry, transport, active);
+    /**
+     * Registers the meters of the listener or client group {@code name}. {@code active} is sampled by the
+     * gauge until {@link #close}. Fails if meters with the same tags are registered on {@code registry}.
+     */
+    public static TransportMeters register(MeterRegistry registry, String name, String protocol, String role, String io,
+            Supplier<Number> active) {
+        Tags tags = Tags.of(MeterNames.TAG_NAME, name, MeterNames.TAG_PROTOCOL, protocol, MeterNames.TAG_ROLE, role,
+                MeterNames.TAG_IO, io);
+        return new TransportMeters(registry, tags, active);
     }
 
-    private static Counter counter(MeterRegistry registry, String name, String transport, String description) {
-        return Counter.builder(name).description(description).tag(MeterNames.TAG_TRANSPORT, transport).register(registry);
+    private Counter counter(String meterName, Tags tags, String description) {
+        Counter counter = Counter.builder(meterName).description(description).tags(tags).register(registry);
+        meters.add(counter);
+        return counter;
     }
 
+    @Override
     public void opened() {
         opened.increment();
     }
 
-    public void acceptError() {
-        acceptErrors.increment();
-    }
-
-    /** A datagram from a new peer, dropped because every session place is taken. */
-    public void droppedAtSessionLimit() {
-        droppedAtSessionLimit.increment();
-    }
-
+    @Override
     public void closed(CloseReason reason) {
         closed[reason.ordinal()].increment();
     }
 
+    @Override
     public void protocolErrors(ProtocolErrorKind kind, long count) {
         protocolErrors[kind.ordinal()].increment(count);
     }
 
-    void traffic(long framesIn, long bytesIn, long framesOut, long bytesOut) {
+    @Override
+    public void traffic(long framesIn, long bytesIn, long framesOut, long bytesOut) {
         if (framesIn != 0) {
             framesReceived.increment(framesIn);
         }
@@ -92,6 +99,24 @@ public final class TransportMeters {
         }
         if (bytesOut != 0) {
             bytesSent.increment(bytesOut);
+        }
+    }
+
+    @Override
+    public void acceptError() {
+        acceptErrors.increment();
+    }
+
+    @Override
+    public void droppedAtSessionLimit() {
+        droppedAtSessionLimit.increment();
+    }
+
+    /** Removes every meter from the registry. Counting into the removed meters afterwards is harmless. */
+    @Override
+    public void close() {
+        for (Meter meter : meters) {
+            registry.remove(meter);
         }
     }
 }

@@ -10,6 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The relay (nbagent's agent): a client registers a URI, and calls to that URI from any other client
@@ -31,15 +34,21 @@ public final class RpcAgent {
     private static final int FORWARD_OVERHEAD = 32;
 
     private final ConcurrentHashMap<String, RpcConnection> routes = new ConcurrentHashMap<>();
+    /** Each owner's URIs; a set is touched only on its owner's event loop, where its calls arrive and it closes. */
+    private final ConcurrentHashMap<RpcConnection, Set<String>> owned = new ConcurrentHashMap<>();
     private final AtomicInteger routeCount = new AtomicInteger();
     private final RpcDispatcher local;
     private final int maxRoutes;
+    private final int maxRoutesPerClient;
+    private final Duration defaultTimeout;
     private final RelayBudget relayBudget;
     private final long relayWriteTimeoutNanos;
 
     RpcAgent(RpcDispatcher local, RpcConfig config) {
         this.local = local;
         this.maxRoutes = config.maxRoutes();
+        this.maxRoutesPerClient = config.maxRoutesPerClient();
+        this.defaultTimeout = config.defaultTimeout();
         this.relayBudget = new RelayBudget(config.maxRelayBytes());
         this.relayWriteTimeoutNanos = config.relayWriteTimeout().toNanos();
     }
@@ -70,11 +79,12 @@ public final class RpcAgent {
         if (uri.equals(REGISTER) || uri.equals(UNREGISTER) || local.contains(uri)) {
             return failed(RpcStatus.ALREADY_EXISTS, "'" + uri + "' is a method of the server");
         }
-        if (caller.ownedRoutes().contains(uri)) {
+        Set<String> mine = owned.computeIfAbsent(caller, c -> new HashSet<>());
+        if (mine.contains(uri)) {
             return DONE;
         }
-        int max = caller.config().maxRoutesPerClient();
-        if (caller.ownedRoutes().size() >= max) {
+        int max = maxRoutesPerClient;
+        if (mine.size() >= max) {
             return failed(RpcStatus.RESOURCE_EXHAUSTED, "routes of this client: " + max + " (limit: " + max + ")");
         }
         if (routeCount.incrementAndGet() > maxRoutes) {
@@ -86,7 +96,7 @@ public final class RpcAgent {
             // Not who owns it: a peer's address is no business of another peer.
             return failed(RpcStatus.ALREADY_EXISTS, "'" + uri + "' is registered by another client");
         }
-        caller.ownedRoutes().add(uri);
+        mine.add(uri);
         return DONE;
     }
 
@@ -102,7 +112,10 @@ public final class RpcAgent {
             return failed(RpcStatus.NOT_FOUND, "'" + uri + "' is not registered by this client");
         }
         routeCount.decrementAndGet();
-        caller.ownedRoutes().remove(uri);
+        Set<String> mine = owned.get(caller);
+        if (mine != null) {
+            mine.remove(uri);
+        }
         return DONE;
     }
 
@@ -115,7 +128,7 @@ public final class RpcAgent {
             return failed(RpcStatus.RESOURCE_EXHAUSTED, "forwarded calls queued: " + relayBudget.queued()
                     + " bytes (limit: " + relayBudget.max() + ")");
         }
-        long remaining = request.deadlineNanos() == 0 ? owner.config().defaultTimeout().toNanos()
+        long remaining = request.deadlineNanos() == 0 ? defaultTimeout.toNanos()
                 : request.remainingNanos();
         RelayedWrite write = new RelayedWrite(owner, bytes);
         CompletableFuture<ByteString> answer = owner.relay(request.method(), request.payload(), remaining, write);
@@ -167,12 +180,15 @@ public final class RpcAgent {
     }
 
     void dropRoutes(RpcConnection connection) {
-        for (String uri : connection.ownedRoutes()) {
+        Set<String> mine = owned.remove(connection);
+        if (mine == null) {
+            return;
+        }
+        for (String uri : mine) {
             if (routes.remove(uri, connection)) {
                 routeCount.decrementAndGet();
             }
         }
-        connection.ownedRoutes().clear();
     }
 
     private static String uri(RpcRequest request) {

@@ -1,7 +1,8 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
-import io.netty.channel.ChannelFuture;
+import com.google.protobuf.MessageLite;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Set;
@@ -24,17 +25,14 @@ public final class RpcClient implements AutoCloseable {
     private final RpcDispatcher served = new RpcDispatcher();
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
     private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
-    private final RpcFrameHandler frames;
     private volatile RpcConnection connection;
     private volatile boolean closed;
+    private volatile ScheduledFuture<?> reconnect;
     private long backoffNanos;
 
     RpcClient(RpcClients group, InetSocketAddress target) {
         this.group = group;
         this.target = target;
-        this.frames = new RpcFrameHandler(
-                session -> group.newConnection(session, new DispatcherRouter(served)),
-                this::opened, this::lost);
         this.backoffNanos = group.config().reconnectInitialDelay().toNanos();
     }
 
@@ -47,21 +45,23 @@ public final class RpcClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        ChannelFuture future = group.bootstrap(frames).connect(target);
-        future.addListener(f -> {
-            if (!f.isSuccess()) {
+        RpcConnection next = group.newConnection(new DispatcherRouter(served), this::opened, this::lost);
+        group.connect(target, next).whenComplete((session, e) -> {
+            if (e != null) {
                 if (!firstConnect.isDone() || !group.config().reconnect()) {
                     firstConnect.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE,
-                            "cannot connect to " + target + ": " + f.cause().getMessage()));
+                            "cannot connect to " + target + ": " + e.getMessage()));
                 } else {
                     scheduleReconnect();
                 }
+            } else if (closed) {
+                // Closed while connecting: this connection is not wanted either.
+                next.close();
             }
         });
     }
 
     private void opened(RpcConnection opened) {
-        group.connectionOpened();
         connection = opened;
         backoffNanos = group.config().reconnectInitialDelay().toNanos();
         if (firstConnect.isDone()) {
@@ -77,7 +77,6 @@ public final class RpcClient implements AutoCloseable {
     }
 
     private void lost(RpcConnection lost) {
-        group.connectionClosed();
         if (!closed && group.config().reconnect()) {
             log.info("connection to {} lost; reconnecting", target);
             scheduleReconnect();
@@ -85,9 +84,12 @@ public final class RpcClient implements AutoCloseable {
     }
 
     private void scheduleReconnect() {
+        if (closed) {
+            return;
+        }
         long delay = backoffNanos;
         backoffNanos = Math.min(backoffNanos * 2, group.config().reconnectMaxDelay().toNanos());
-        group.group().schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
+        reconnect = group.eventLoops().group().schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
     }
 
     /** Calls {@code method} with the configured default deadline. */
@@ -102,6 +104,30 @@ public final class RpcClient implements AutoCloseable {
             return CompletableFuture.failedFuture(new RpcException(RpcStatus.UNAVAILABLE, "not connected to " + target));
         }
         return current.call(method, payload, timeout);
+    }
+
+    /** Calls a typed method with the configured default deadline. */
+    public <Req extends MessageLite, Resp extends MessageLite> CompletableFuture<Resp> call(MethodDescriptor<Req, Resp> method,
+            Req request) {
+        return call(method, request, group.config().rpc().defaultTimeout());
+    }
+
+    /** Calls a typed method; fails with {@link RpcException}. */
+    public <Req extends MessageLite, Resp extends MessageLite> CompletableFuture<Resp> call(MethodDescriptor<Req, Resp> method,
+            Req request, Duration timeout) {
+        RpcConnection current = connection;
+        if (current == null || !current.isOpen()) {
+            return CompletableFuture.failedFuture(new RpcException(RpcStatus.UNAVAILABLE, "not connected to " + target));
+        }
+        return current.call(method, request, timeout);
+    }
+
+    /** Sends {@code method} one way (no answer); dropped while not connected. */
+    public void send(String method, ByteString payload) {
+        RpcConnection current = connection;
+        if (current != null && current.isOpen()) {
+            current.send(method, payload);
+        }
     }
 
     /**
@@ -156,13 +182,21 @@ public final class RpcClient implements AutoCloseable {
         return connection;
     }
 
-    /** Closes the connection for good; calls in flight fail with {@code UNAVAILABLE}. */
+    /**
+     * Closes the connection for good, cancelling a reconnect that is waiting; calls in flight fail with
+     * {@code UNAVAILABLE}.
+     */
     @Override
     public void close() {
         closed = true;
+        ScheduledFuture<?> pending = reconnect;
+        if (pending != null) {
+            pending.cancel(false);
+        }
         RpcConnection current = connection;
         if (current != null) {
             current.close();
         }
+        group.forget(this);
     }
 }

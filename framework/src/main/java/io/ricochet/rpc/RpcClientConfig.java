@@ -16,9 +16,14 @@ import java.time.Duration;
  * @param connectTimeout   one connection attempt
  * @param reconnect        whether a lost connection is re-established, with exponential backoff from
  *                         {@code reconnectInitialDelay} to {@code reconnectMaxDelay}
+ * @param keepalive        a connection that has heard nothing for this long pings the server, and is closed if
+ *                         the ping goes unanswered as long again; {@link Duration#ZERO} turns pings off. Keep
+ *                         it below the server's idle timeout, which a ping resets
+ * @param name             the {@code name} tag of the group's meters, unique per registry
  */
 public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
-        boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay) {
+        boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay, Duration keepalive,
+        String name) {
 
     public RpcClientConfig {
         notNull("rpc", rpc);
@@ -27,6 +32,11 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         positive("connectTimeout", connectTimeout);
         positive("reconnectInitialDelay", reconnectInitialDelay);
         positive("reconnectMaxDelay", reconnectMaxDelay);
+        notNull("keepalive", keepalive);
+        if (keepalive.isNegative()) {
+            throw new IllegalArgumentException("keepalive: " + keepalive + " (expected: >= 0)");
+        }
+        notNull("name", name);
         if (reconnectMaxDelay.compareTo(reconnectInitialDelay) < 0) {
             throw new IllegalArgumentException("reconnectMaxDelay: " + reconnectMaxDelay
                     + " (expected: >= reconnectInitialDelay " + reconnectInitialDelay + ")");
@@ -49,6 +59,8 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         private boolean reconnect;
         private Duration reconnectInitialDelay = Duration.ofMillis(100);
         private Duration reconnectMaxDelay = Duration.ofSeconds(10);
+        private Duration keepalive = Duration.ofSeconds(30);
+        private String name = "rpc-client";
 
         private Builder() {
         }
@@ -81,9 +93,21 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             return this;
         }
 
+        /** Pings after this long without a frame (default 30 s); {@link Duration#ZERO} for none. */
+        public Builder keepalive(Duration keepalive) {
+            this.keepalive = keepalive;
+            return this;
+        }
+
+        /** The {@code name} tag of the group's meters (default {@code rpc-client}). */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
         public RpcClientConfig build() {
             return new RpcClientConfig(rpc, transport, ioThreads, connectTimeout, reconnect, reconnectInitialDelay,
-                    reconnectMaxDelay);
+                    reconnectMaxDelay, keepalive, name);
         }
     }
 }

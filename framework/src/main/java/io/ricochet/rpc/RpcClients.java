@@ -1,57 +1,67 @@
 package io.ricochet.rpc;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
-import io.ricochet.metrics.TransportMeters;
-import io.ricochet.transport.FrameClientInitializer;
+import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.FrameSession;
-import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A group of RPC clients sharing event loops and meters: one per application, many connections.
+ * A group of RPC clients sharing event loops and meters: one per application, many connections. It
+ * connects through a {@link FrameClient}. Without a registry it counts nothing.
  *
  * <pre>{@code
  * try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), registry)) {
  *     RpcClient client = clients.connect(new InetSocketAddress("127.0.0.1", 7100)).join();
- *     ByteString answer = client.call("greet", ByteString.copyFromUtf8("ada")).join();
+ *     Greeting answer = client.call(GREET, Name.newBuilder().setName("ada").build()).join();
  * }
  * }</pre>
  */
 public final class RpcClients implements AutoCloseable {
-    public static final String METER_TAG = "rpc_client";
+    public static final String METER_TAG = RpcServer.METER_TAG;
 
     private final RpcClientConfig config;
-    private final IoTransport transport;
-    private final EventLoopGroup group;
+    private final FrameClient frames;
     private final RpcMetrics metrics;
     private final RpcMetrics servedMetrics;
-    private final TransportMeters transportMeters;
-    private final AtomicInteger connected = new AtomicInteger();
+    private final Set<RpcClient> clients = ConcurrentHashMap.newKeySet();
 
-    private RpcClients(RpcClientConfig config, MeterRegistry registry) {
+    private RpcClients(RpcClientConfig config, MeterRegistry registry, EventLoops loops) {
         this.config = config;
-        this.transport = IoTransport.resolve(config.transport());
-        this.group = transport.newEventLoopGroup(config.resolvedIoThreads(), "ricochet-rpc-client");
-        this.metrics = RpcMetrics.client(registry, config.rpc());
-        this.servedMetrics = RpcMetrics.server(registry, config.rpc());
-        this.transportMeters = TransportMeters.register(registry, METER_TAG, connected::get);
+        FrameClient.Builder builder = FrameClient.builder().lengthField(LengthField.FOUR).maxFrame(config.rpc().maxFrame())
+                .connectTimeout(config.connectTimeout()).protocolTag(METER_TAG);
+        if (loops != null) {
+            builder.eventLoops(loops);
+        } else {
+            builder.transport(config.transport(), config.ioThreads());
+        }
+        if (registry != null) {
+            builder.meterRegistry(registry, config.name());
+        }
+        this.frames = builder.build();
+        this.metrics = RpcMetrics.client(registry, config.name(), config.rpc());
+        this.servedMetrics = RpcMetrics.server(registry, config.name(), config.rpc());
     }
 
+    /** A group on event loops of its own, counting into {@code registry} (null: counts nothing). */
     public static RpcClients create(RpcClientConfig config, MeterRegistry registry) {
-        return new RpcClients(config, registry);
+        return new RpcClients(config, registry, null);
+    }
+
+    /** A group on {@code loops}, which the caller owns (a server's, say). */
+    public static RpcClients create(RpcClientConfig config, MeterRegistry registry, EventLoops loops) {
+        return new RpcClients(config, registry, loops);
     }
 
     /** A client connected to {@code target}; the future fails with {@code UNAVAILABLE} if it cannot connect. */
     public CompletableFuture<RpcClient> connect(InetSocketAddress target) {
         RpcClient client = new RpcClient(this, target);
+        clients.add(client);
         return client.start().thenApply(ignored -> client);
     }
 
@@ -59,37 +69,36 @@ public final class RpcClients implements AutoCloseable {
         return config;
     }
 
-    EventLoopGroup group() {
-        return group;
+    EventLoops eventLoops() {
+        return frames.eventLoops();
     }
 
-    Bootstrap bootstrap(RpcFrameHandler frames) {
-        return new Bootstrap().group(group).channel(transport.socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .handler(new FrameClientInitializer(LengthField.FOUR, config.rpc().maxFrame(), frames, transportMeters));
+    CompletableFuture<FrameSession> connect(InetSocketAddress target, RpcConnection connection) {
+        return frames.connect(target, connection);
     }
 
-    RpcConnection newConnection(FrameSession session, RequestRouter router) {
-        return new RpcConnection(session, config.rpc(), router, metrics, servedMetrics);
+    RpcConnection newConnection(RequestRouter router, java.util.function.Consumer<RpcConnection> onOpen,
+            java.util.function.Consumer<RpcConnection> onClose) {
+        return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), onOpen, onClose);
     }
 
-    void connectionOpened() {
-        connected.incrementAndGet();
-    }
-
-    void connectionClosed() {
-        connected.decrementAndGet();
+    void forget(RpcClient client) {
+        clients.remove(client);
     }
 
     /** The client I/O transport in use, AUTO resolved. */
     public TransportKind io() {
-        return transport.kind();
+        return frames.eventLoops().kind();
     }
 
-    /** Closes every connection of the group and stops its event loops. */
+    /** Closes every client (no more reconnects), their connections, the event loops if the group made them, and its meters. */
     @Override
     public void close() {
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        for (RpcClient client : Set.copyOf(clients)) {
+            client.close();
+        }
+        frames.close();
+        metrics.close();
+        servedMetrics.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.ricochet.rpc;
 
+import com.google.protobuf.MessageLite;
 import io.ricochet.internal.Checks;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +30,24 @@ public final class RpcDispatcher {
         checkMethod(method);
         Checks.notNull("handler", handler);
         return methods.putIfAbsent(method, new Registration(handler, executor)) == null;
+    }
+
+    /** Serves the typed {@code method} on the event loop; false if the name was taken. */
+    public <Req extends MessageLite, Resp extends MessageLite> boolean register(MethodDescriptor<Req, Resp> method,
+            RpcMethod<Req, Resp> handler) {
+        return register(method, handler, null);
+    }
+
+    /**
+     * Serves the typed {@code method}, on {@code executor} when it may block: a payload that is not its
+     * request answers {@code INVALID_ARGUMENT}. False if the name was taken.
+     */
+    public <Req extends MessageLite, Resp extends MessageLite> boolean register(MethodDescriptor<Req, Resp> method,
+            RpcMethod<Req, Resp> handler, Executor executor) {
+        Checks.notNull("method", method);
+        Checks.notNull("handler", handler);
+        return register(method.name(), request -> handler.handle(method.parseRequest(request.payload()), request)
+                .thenApply(MessageLite::toByteString), executor);
     }
 
     /** Stops serving {@code method}; later calls get {@code NOT_FOUND}. False if it was not registered. */

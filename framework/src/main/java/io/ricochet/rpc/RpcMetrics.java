@@ -1,19 +1,25 @@
 package io.ricochet.rpc;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.ricochet.metrics.MeterNames;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The meters of one side (server or client) of the RPC layer: a timer per method tag and status, and a
- * gauge of calls in flight. Tags are bounded: only methods a side serves (or calls) name a tag, unknown
- * names share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past {@code maxMethodTags}
+ * The meters of one side (server or client) of one RPC server or client group: a timer per method tag
+ * and status, and a gauge of calls in flight, all tagged with the owner's {@code name}, and removed by
+ * {@link #close}. Tags are bounded: only methods a side serves (or calls) name a tag, unknown names
+ * share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past {@code maxMethodTags}
  * distinct tags, further ones share {@link #OTHER_METHOD}, so a registry cannot grow without end.
+ * Without a registry it only keeps the in-flight count.
  */
-public final class RpcMetrics {
+public final class RpcMetrics implements AutoCloseable {
     public static final String SERVER_REQUESTS = "ricochet.rpc.server.requests";
     public static final String SERVER_IN_FLIGHT = "ricochet.rpc.server.in.flight";
     public static final String CLIENT_REQUESTS = "ricochet.rpc.client.requests";
@@ -25,25 +31,36 @@ public final class RpcMetrics {
     public static final String AGENT_ROUTE = "agent.route";
 
     private final MeterRegistry registry;
+    private final String name;
     private final String timerName;
     private final int maxMethodTags;
     private final ConcurrentHashMap<String, Timer[]> timers = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final List<Meter> meters = new ArrayList<>();
 
-    private RpcMetrics(MeterRegistry registry, String timerName, String gaugeName, int maxMethodTags) {
+    private RpcMetrics(MeterRegistry registry, String name, String timerName, String gaugeName, int maxMethodTags) {
         this.registry = registry;
+        this.name = name;
         this.timerName = timerName;
         this.maxMethodTags = maxMethodTags;
-        Gauge.builder(gaugeName, inFlight, AtomicInteger::get)
-                .description("RPC calls in flight").strongReference(true).register(registry);
+        if (registry != null) {
+            if (registry.find(gaugeName).tag(MeterNames.TAG_NAME, name).gauge() != null) {
+                throw new IllegalStateException(gaugeName + "{name=" + name + "} is already registered on this registry "
+                        + "(expected: a name of its own for each RPC server and client group)");
+            }
+            meters.add(Gauge.builder(gaugeName, inFlight, AtomicInteger::get).description("RPC calls in flight")
+                    .tag(MeterNames.TAG_NAME, name).register(registry));
+        }
     }
 
-    public static RpcMetrics server(MeterRegistry registry, RpcConfig config) {
-        return new RpcMetrics(registry, SERVER_REQUESTS, SERVER_IN_FLIGHT, config.maxMethodTags());
+    /** The server side of the RPC server or client group {@code name}; {@code registry} null counts nothing. */
+    static RpcMetrics server(MeterRegistry registry, String name, RpcConfig config) {
+        return new RpcMetrics(registry, name, SERVER_REQUESTS, SERVER_IN_FLIGHT, config.maxMethodTags());
     }
 
-    public static RpcMetrics client(MeterRegistry registry, RpcConfig config) {
-        return new RpcMetrics(registry, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, config.maxMethodTags());
+    /** The client side of the RPC server (its agent's hops) or client group {@code name}. */
+    static RpcMetrics client(MeterRegistry registry, String name, RpcConfig config) {
+        return new RpcMetrics(registry, name, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, config.maxMethodTags());
     }
 
     void started() {
@@ -52,7 +69,9 @@ public final class RpcMetrics {
 
     void finished(String tag, RpcStatus status, long nanos) {
         inFlight.decrementAndGet();
-        timersOf(tag)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        if (registry != null) {
+            timersOf(tag)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     public int inFlight() {
@@ -72,8 +91,22 @@ public final class RpcMetrics {
         Timer[] byStatus = new Timer[RpcStatus.values().length];
         for (RpcStatus s : RpcStatus.values()) {
             byStatus[s.ordinal()] = Timer.builder(timerName).description("RPC calls by method and status")
-                    .tag("method", tag).tag("status", s.name()).register(registry);
+                    .tag(MeterNames.TAG_NAME, name).tag("method", tag).tag("status", s.name()).register(registry);
         }
         return byStatus;
+    }
+
+    /** Removes the meters from the registry. */
+    @Override
+    public void close() {
+        if (registry == null) {
+            return;
+        }
+        meters.forEach(registry::remove);
+        for (Timer[] byStatus : timers.values()) {
+            for (Timer timer : byStatus) {
+                registry.remove(timer);
+            }
+        }
     }
 }

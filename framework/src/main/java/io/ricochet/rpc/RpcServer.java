@@ -5,21 +5,26 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
+import io.ricochet.internal.Checks;
+import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.RicochetServer;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * An RPC server: a {@link RicochetServer} whose TCP frames carry envelopes (4-byte length field),
- * serving the methods of an {@link RpcDispatcher}, which may change while it runs, and the agent's
- * routes. Its transport meters are tagged {@code transport=rpc}.
+ * serving the methods of an {@link RpcDispatcher}, which may change while it runs, and, when asked
+ * for, the agent's routes. Its transport meters are tagged {@code protocol=rpc}.
  *
  * <pre>{@code
  * RpcDispatcher methods = new RpcDispatcher();
- * methods.register("greet", RpcHandler.sync(name -> ByteString.copyFromUtf8("hello " + name.toStringUtf8())));
- * try (RpcServer server = RpcServer.start(ServerConfig.builder().tcpPort(7100).build(), RpcConfig.DEFAULTS,
- *         methods, registry)) {
+ * methods.register(GREET, RpcMethod.sync(name -> Greeting.newBuilder().setText("hello " + name.getName()).build()));
+ * try (RpcServer server = RpcServer.builder().config(ServerConfig.builder().tcpPort(7100).build())
+ *         .dispatcher(methods).meterRegistry(registry).build()) {
+ *     server.startAndAwait();
  *     server.terminationFuture().join();
  * }
  * }</pre>
@@ -29,59 +34,63 @@ public final class RpcServer implements AutoCloseable {
 
     private final RicochetServer server;
     private final RpcAgent agent;
+    private final RpcMetrics serverMetrics;
+    private final RpcMetrics forwardMetrics;
 
-    private RpcServer(RicochetServer server, RpcAgent agent) {
-        this.server = server;
-        this.agent = agent;
-    }
-
-    /**
-     * Binds {@code serverConfig}'s TCP port (its UDP port and frame settings are replaced: RPC runs on
-     * TCP with a 4-byte length field and frames sized by {@code rpcConfig}).
-     */
-    public static RpcServer start(ServerConfig serverConfig, RpcConfig rpcConfig, RpcDispatcher dispatcher,
-            MeterRegistry registry) {
-        return start(serverConfig, rpcConfig, dispatcher, registry, null);
-    }
-
-    /**
-     * As {@link #start(ServerConfig, RpcConfig, RpcDispatcher, MeterRegistry)}, with every connection also
-     * taking a place in {@code budget}, shared with the process's other listeners (null for none).
-     */
-    public static RpcServer start(ServerConfig serverConfig, RpcConfig rpcConfig, RpcDispatcher dispatcher,
-            MeterRegistry registry, ConnectionBudget budget) {
-        if (!serverConfig.tcpEnabled()) {
-            throw new IllegalArgumentException("tcpPort: " + serverConfig.tcpPort() + " (expected: a port for RPC)");
+    private RpcServer(Builder b) {
+        ServerConfig config = b.config.toBuilder().udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
+                .maxFrame(b.rpc.maxFrame()).build();
+        this.agent = b.agent ? new RpcAgent(b.dispatcher, b.rpc) : null;
+        this.serverMetrics = RpcMetrics.server(b.registry, b.name, b.rpc);
+        this.forwardMetrics = RpcMetrics.client(b.registry, b.name, b.rpc);
+        RequestRouter router = new ServerRouter(b.dispatcher, agent);
+        RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
+                .pipeline(b.customizer)
+                .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
+                        connection -> { }, agent == null ? connection -> { } : agent::dropRoutes));
+        if (b.registry != null) {
+            frames.meterRegistry(b.registry);
         }
-        ServerConfig config = serverConfig.toBuilder().udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
-                .maxFrame(rpcConfig.maxFrame()).build();
-        RpcAgent agent = new RpcAgent(dispatcher, rpcConfig);
-        RpcMetrics serverMetrics = RpcMetrics.server(registry, rpcConfig);
-        RpcMetrics forwardMetrics = RpcMetrics.client(registry, rpcConfig);
-        RequestRouter router = new ServerRouter(dispatcher, agent);
-        RpcFrameHandler frames = new RpcFrameHandler(
-                session -> new RpcConnection(session, rpcConfig, router, forwardMetrics, serverMetrics),
-                connection -> { },
-                agent::dropRoutes);
-        return new RpcServer(RicochetServer.start(config, frames, registry, METER_TAG, budget), agent);
+        if (b.loops != null) {
+            frames.eventLoops(b.loops, b.shutdownLoopsOnStop);
+        }
+        if (b.budget != null) {
+            frames.connectionBudget(b.budget);
+        }
+        this.server = frames.build();
     }
 
-    /** The server's own methods first, then the agent's routes. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Binds the TCP port; completes with this server, or fails with a {@code ServerStartException}. */
+    public CompletableFuture<RpcServer> start() {
+        return server.start().thenApply(s -> this);
+    }
+
+    /** {@link #start()} and waits: throws {@code ServerStartException} if the port cannot be bound. */
+    public RpcServer startAndAwait() {
+        server.startAndAwait();
+        return this;
+    }
+
+    /** The server's methods first, then, with an agent, its routes. */
     private record ServerRouter(RpcDispatcher dispatcher, RpcAgent agent) implements RequestRouter {
         @Override
         public CompletionStage<ByteString> route(RpcRequest request) {
             String method = request.method();
-            if (method.equals(RpcAgent.REGISTER)) {
+            if (agent != null && method.equals(RpcAgent.REGISTER)) {
                 return agent.register(request);
             }
-            if (method.equals(RpcAgent.UNREGISTER)) {
+            if (agent != null && method.equals(RpcAgent.UNREGISTER)) {
                 return agent.unregister(request);
             }
             RpcDispatcher.Registration registration = dispatcher.lookup(method);
             if (registration != null) {
                 return Invocation.invoke(registration, request);
             }
-            RpcConnection owner = agent.owner(method);
+            RpcConnection owner = agent == null ? null : agent.owner(method);
             if (owner != null) {
                 return agent.forward(owner, request);
             }
@@ -90,7 +99,13 @@ public final class RpcServer implements AutoCloseable {
 
         @Override
         public String meterTag(String method) {
-            if (method.equals(RpcAgent.REGISTER) || method.equals(RpcAgent.UNREGISTER) || dispatcher.contains(method)) {
+            if (dispatcher.contains(method)) {
+                return method;
+            }
+            if (agent == null) {
+                return RpcMetrics.UNKNOWN_METHOD;
+            }
+            if (method.equals(RpcAgent.REGISTER) || method.equals(RpcAgent.UNREGISTER)) {
                 return method;
             }
             return agent.owner(method) != null ? RpcMetrics.AGENT_ROUTE : RpcMetrics.UNKNOWN_METHOD;
@@ -106,6 +121,7 @@ public final class RpcServer implements AutoCloseable {
         return server.tcpAddress();
     }
 
+    /** The agent, if this server was built with one; else null. */
     public RpcAgent agent() {
         return agent;
     }
@@ -114,13 +130,98 @@ public final class RpcServer implements AutoCloseable {
         return server.activeConnections();
     }
 
-    /** Completes when the server has shut down. */
+    /** Completes when the server has stopped. */
     public CompletableFuture<Void> terminationFuture() {
         return server.terminationFuture();
+    }
+
+    /**
+     * Stops gracefully: stops accepting, lets each connection finish the requests it is serving and the
+     * calls it is waiting on (within the shutdown timeout), then closes them and removes the meters.
+     */
+    public CompletableFuture<Void> stop() {
+        return server.stop().whenComplete((v, e) -> {
+            serverMetrics.close();
+            forwardMetrics.close();
+        });
     }
 
     @Override
     public void close() {
         server.close();
+        serverMetrics.close();
+        forwardMetrics.close();
+    }
+
+    /** Builds an {@link RpcServer}; a {@link #dispatcher} is required. */
+    public static final class Builder {
+        private ServerConfig config = ServerConfig.builder().tcpPort(7100).build();
+        private RpcConfig rpc = RpcConfig.DEFAULTS;
+        private RpcDispatcher dispatcher;
+        private boolean agent;
+        private MeterRegistry registry;
+        private String name = METER_TAG;
+        private EventLoops loops;
+        private boolean shutdownLoopsOnStop;
+        private ConnectionBudget budget;
+        private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+
+        private Builder() {
+        }
+
+        /** The TCP listener and its limits; its UDP port and framing are replaced (RPC runs on TCP, 4-byte lengths). */
+        public Builder config(ServerConfig config) {
+            this.config = Checks.notNull("config", config);
+            return this;
+        }
+
+        /** The RPC limits; the frame limit follows from {@link RpcConfig#maxPayload}. */
+        public Builder rpc(RpcConfig rpc) {
+            this.rpc = Checks.notNull("rpc", rpc);
+            return this;
+        }
+
+        public Builder dispatcher(RpcDispatcher dispatcher) {
+            this.dispatcher = Checks.notNull("dispatcher", dispatcher);
+            return this;
+        }
+
+        /** Serves the agent too: clients register URIs and others call them through it. Off by default. */
+        public Builder agent(boolean agent) {
+            this.agent = agent;
+            return this;
+        }
+
+        /** Counts into {@code registry}, tagged {@code name} (default {@value RpcServer#METER_TAG}). */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Checks.notNull("registry", registry);
+            return this;
+        }
+
+        public Builder name(String name) {
+            this.name = Checks.notNull("name", name);
+            return this;
+        }
+
+        public Builder eventLoops(EventLoops loops, boolean shutdownOnStop) {
+            this.loops = Checks.notNull("loops", loops);
+            this.shutdownLoopsOnStop = shutdownOnStop;
+            return this;
+        }
+
+        public Builder connectionBudget(ConnectionBudget budget) {
+            this.budget = Checks.notNull("budget", budget);
+            return this;
+        }
+
+        public Builder pipeline(PipelineCustomizer customizer) {
+            this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        public RpcServer build() {
+            Checks.notNull("dispatcher", dispatcher);
+            return new RpcServer(this);
+        }
     }
 }

@@ -17,7 +17,9 @@ public enum RpcStatus {
     /** A limit: payload size, calls in flight, routes per client. */
     RESOURCE_EXHAUSTED(StatusCode.RESOURCE_EXHAUSTED),
     /** The handler failed; the message says how. */
-    INTERNAL(StatusCode.INTERNAL);
+    INTERNAL(StatusCode.INTERNAL),
+    /** The caller cancelled the call. */
+    CANCELLED(StatusCode.CANCELLED);
 
     private static final RpcStatus[] BY_NUMBER = new RpcStatus[values().length];
 

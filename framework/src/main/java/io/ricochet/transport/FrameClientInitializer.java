@@ -1,7 +1,6 @@
 package io.ricochet.transport;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.ricochet.codec.FrameDecoder;
@@ -9,7 +8,7 @@ import io.ricochet.codec.FrameEncoder;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.TransportMeters;
+import io.ricochet.metrics.TransportCounters;
 
 /**
  * The client end of a framed connection: the server's codec and session handler, so a client
@@ -17,35 +16,26 @@ import io.ricochet.metrics.TransportMeters;
  * which are the server's policy. Writes made outside a read (calls from the application) are flushed
  * in batches, so many calls in flight cost far fewer syscalls than calls.
  */
-public final class FrameClientInitializer extends ChannelInitializer<Channel> {
+final class FrameClientInitializer {
     /** Flush at least every this many writes when many calls are issued back to back. */
     private static final int FLUSH_BATCH = 64;
     /** A closing client waits this long for the server's end of stream, as a server does by default. */
-    private static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
+    static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
     /** A client has no idle timeout to bound its close: a peer that neither reads nor ends its stream is cut off here. */
-    private static final long MAX_CLOSE_NANOS = 10 * LINGER_NANOS;
+    static final long MAX_CLOSE_NANOS = 10 * LINGER_NANOS;
 
-    private final LengthField lengthField;
-    private final int maxFrame;
-    private final FrameHandler handler;
-    private final TransportMeters meters;
-
-    public FrameClientInitializer(LengthField lengthField, int maxFrame, FrameHandler handler, TransportMeters meters) {
-        this.lengthField = lengthField;
-        this.maxFrame = maxFrame;
-        this.handler = handler;
-        this.meters = meters;
+    private FrameClientInitializer() {
     }
 
-    @Override
-    protected void initChannel(Channel ch) {
-        meters.opened();
-        ConnectionStats stats = new ConnectionStats(meters);
+    static void init(Channel ch, LengthField lengthField, int maxFrame, FrameHandler handler, TransportCounters counters) {
+        counters.opened();
+        ConnectionStats stats = new ConnectionStats(counters);
         ChannelPipeline p = ch.pipeline();
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
-        p.addLast(decoder);
-        p.addLast(new FrameEncoder(lengthField, maxFrame, stats));
-        p.addLast(new TcpSessionHandler(handler, stats, lengthField.width(), decoder, LINGER_NANOS, MAX_CLOSE_NANOS));
+        p.addLast(PipelineCustomizer.DECODER, decoder);
+        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats));
+        p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handler, stats, lengthField.width(), decoder,
+                LINGER_NANOS, MAX_CLOSE_NANOS));
     }
 }

@@ -12,12 +12,25 @@ public interface FrameHandler {
 
     /**
      * Handles one complete frame. {@code body} holds exactly the frame's body between its reader and
-     * writer indices; the handler owns it and must either pass it to {@link FrameSession#reply} or
+     * writer indices; the handler owns it and must either pass it to {@link FrameSession#send} or
      * release it. Throwing closes a TCP connection (reason {@code error}); a UDP datagram is dropped.
      */
     void onFrame(FrameSession session, ByteBuf body);
 
     default void sessionOpened(FrameSession session) {
+    }
+
+    /**
+     * Whether {@code session} still owes replies to frames it took: a graceful stop waits, up to its
+     * timeout, until it does not. The default fits one reply per frame; a protocol with another ratio
+     * (one-way frames, several replies) says what it owes. Runs on the session's event loop.
+     */
+    default boolean owesReplies(FrameSession session) {
+        return session.unansweredFrames() > 0;
+    }
+
+    /** The session's {@link FrameSession#isWritable()} changed: a handler sending from elsewhere may pause or go on. */
+    default void writabilityChanged(FrameSession session) {
     }
 
     default void sessionClosed(FrameSession session) {

@@ -5,30 +5,37 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
 
-/** One TCP connection, or one UDP peer, as a {@link FrameHandler} sees it. */
+/** One TCP connection, or one UDP peer, as a {@link FrameHandler} sees it: at a server or at a client. */
 public interface FrameSession {
 
     /**
-     * Sends {@code body} as one frame and takes ownership of it. Called from {@link FrameHandler#onFrame},
-     * the reply is flushed with the rest of the read batch; called later (a timer, another thread), it is
-     * flushed at once.
-     * A body with headroom (one received from {@link FrameHandler#onFrame}, or from {@link #allocateBody})
-     * is framed without a copy.
+     * Sends {@code body} as one frame and takes ownership of it: a reply at a server, a request at a
+     * client. Called from {@link FrameHandler#onFrame}, it is flushed with the rest of the read batch;
+     * called later (a timer, another thread), at once. Frames sent from one thread go out in the order
+     * sent. A body with headroom (one received from {@link FrameHandler#onFrame}, or from
+     * {@link #allocateBody}) is framed without a copy. Once the session is closing, bodies are released
+     * unsent.
      */
-    void reply(ByteBuf body);
+    void send(ByteBuf body);
 
     /**
-     * As {@link #reply(ByteBuf)}, then runs {@code whenDone} on the event loop once the frame has left
-     * the outbound buffer: written to the socket, or failed because the session closed. Lets a caller
-     * account for bytes it queued until they are gone.
+     * As {@link #send(ByteBuf)}, then runs {@code whenDone} on the event loop once the frame has left
+     * the outbound buffer: written to the socket, or failed or dropped because the session closed. Lets a
+     * caller account for bytes it queued until they are gone.
      */
-    void reply(ByteBuf body, Runnable whenDone);
+    void send(ByteBuf body, Runnable whenDone);
 
     /**
      * False while replies queued on this session exceed its high write-buffer watermark (the peer is
      * not reading fast enough); always true for UDP. Thread-safe.
      */
     boolean isWritable();
+
+    /**
+     * Frames handed to the handler and not yet matched by a frame sent: what a one-reply-per-frame
+     * protocol still owes. Event-loop confined; always 0 for UDP.
+     */
+    long unansweredFrames();
 
     /** A pooled buffer for a reply body, with headroom for the length field so {@link #reply} copies nothing. */
     ByteBuf allocateBody(int capacity);
@@ -51,9 +58,4 @@ public interface FrameSession {
      */
     void abort();
 
-    /** Per-session state of a protocol layered on frames (the RPC layer keeps its connection here). */
-    void attach(Object attachment);
-
-    /** What {@link #attach} stored, or null. Read and written on the session's event loop. */
-    Object attachment();
 }

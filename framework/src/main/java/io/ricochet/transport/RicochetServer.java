@@ -1,6 +1,5 @@
 package io.ricochet.transport;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -8,42 +7,49 @@ import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import io.ricochet.config.ServerConfig;
-import io.ricochet.config.TransportKind;
 import io.ricochet.handler.AcceptErrorHandler;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.handler.ConnectionRegistry;
-import io.ricochet.metrics.CloseReason;
+import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.MeterNames;
+import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running server: TCP and/or UDP listeners on one group of event loops, each frame handed to a
- * {@link FrameHandler}. {@link #start} binds; {@link #close} shuts down gracefully.
+ * A server: TCP and/or UDP listeners on a group of event loops, each frame handed to a
+ * {@link FrameHandler}. Built with {@link #builder()}; {@link #start()} binds, {@link #stop()} stops
+ * gracefully, and {@link #close()} is a stop that waits.
  *
  * <pre>{@code
- * try (RicochetServer server = RicochetServer.start(config, new ReverseEchoHandler(), registry)) {
- *     System.out.println("tcp on " + server.tcpAddress());
- *     server.terminationFuture().join();
- * }
+ * RicochetServer server = RicochetServer.builder()
+ *         .config(ServerConfig.builder().tcpPort(9000).build())
+ *         .handler(new MyHandler())
+ *         .meterRegistry(registry)
+ *         .build();
+ * server.startAndAwait();
+ * System.out.println("tcp on " + server.tcpAddress());
+ * server.terminationFuture().join();
  * }</pre>
  */
 public final class RicochetServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);
-    private static final int UDP_SOCKET_BUFFER = 4 * 1024 * 1024;
     /** Reads per read event before yielding: Netty's default for socket channels. */
     private static final int MAX_MESSAGES_PER_READ = 16;
     /**
@@ -53,118 +59,150 @@ public final class RicochetServer implements AutoCloseable {
      */
     private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR =
             (AdaptiveRecvByteBufAllocator) new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(MAX_MESSAGES_PER_READ);
+    /** How often a draining shutdown looks again whether a connection still owes replies. */
+    static final long DRAIN_CHECK_MILLIS = 10;
 
     private final ServerConfig config;
-    private final IoTransport transport;
-    private final EventLoopGroup group;
+    private final Supplier<FrameHandler> handlers;
+    private final EventLoops loops;
+    private final boolean ownsLoops;
+    private final Map<ChannelOption<?>, Object> childOptions;
+    private final PipelineCustomizer customizer;
+    private final MeterRegistry registry;
+    private final String name;
+    private final String tcpProtocolTag;
     private final ConnectionRegistry connections;
     private final AtomicInteger udpSessions = new AtomicInteger();
-    private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean stopping = new AtomicBoolean();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-    private Channel tcpChannel;
-    private Channel udpChannel;
+    private final List<TransportMeters> meters = new ArrayList<>();
+    private volatile Channel tcpChannel;
+    private volatile Channel udpChannel;
 
-    private RicochetServer(ServerConfig config, IoTransport transport, ConnectionBudget budget) {
-        this.config = config;
-        this.transport = transport;
-        this.group = transport.newEventLoopGroup(config.resolvedIoThreads(), "ricochet-io");
-        this.connections = new ConnectionRegistry(config.maxConnections(), budget);
+    private RicochetServer(Builder b, EventLoops loops, boolean ownsLoops) {
+        this.config = b.config;
+        this.handlers = b.handlers;
+        this.loops = loops;
+        this.ownsLoops = ownsLoops;
+        this.childOptions = Map.copyOf(b.childOptions);
+        this.customizer = b.customizer;
+        this.registry = b.registry;
+        this.name = b.name;
+        this.tcpProtocolTag = b.tcpProtocolTag;
+        this.connections = new ConnectionRegistry(config.maxConnections(), b.budget);
+    }
+
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * Binds the listeners {@code config} enables and serves {@code handler}, registering Ricochet's
-     * meters on {@code registry}. Fails with {@link ServerStartException} if a port cannot be bound
-     * or a forced transport cannot load.
+     * Binds the listeners the config enables; completes with this server once they are bound, or fails
+     * with a {@link ServerStartException} (a port taken, an address wrong), having released what it took.
+     * At most once.
      */
-    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry) {
-        return start(config, handler, registry, Protocol.TCP.tag());
-    }
-
-    /**
-     * As {@link #start(ServerConfig, FrameHandler, MeterRegistry)}, with the TCP listener's meters tagged
-     * {@code transport=tcpMeterTag}, so a second server on the same registry (the RPC port) counts apart.
-     */
-    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry,
-            String tcpMeterTag) {
-        return start(config, handler, registry, tcpMeterTag, null);
-    }
-
-    /**
-     * As {@link #start(ServerConfig, FrameHandler, MeterRegistry, String)}, with every TCP connection also
-     * taking a place in {@code budget}, which other listeners of the process share (null for none): so
-     * that together they stay below the open-file limit.
-     */
-    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry,
-            String tcpMeterTag, ConnectionBudget budget) {
-        IoTransport transport;
-        try {
-            transport = IoTransport.resolve(config.transport());
-        } catch (IllegalStateException e) {
-            throw new ServerStartException(e.getMessage(), e);
+    public CompletableFuture<RicochetServer> start() {
+        if (!started.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("start: called twice (expected: once)"));
         }
-        RicochetServer server = new RicochetServer(config, transport, budget);
+        CompletableFuture<RicochetServer> result = new CompletableFuture<>();
         try {
-            server.bind(handler, registry, tcpMeterTag);
+            CompletableFuture<Void> tcp = config.tcpEnabled() ? bindTcp() : CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> udp = config.udpEnabled() ? bindUdp() : CompletableFuture.completedFuture(null);
+            CompletableFuture.allOf(tcp, udp).whenComplete((v, e) -> {
+                if (e == null) {
+                    result.complete(this);
+                } else {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    release().whenComplete((x, y) -> result.completeExceptionally(cause));
+                }
+            });
         } catch (RuntimeException e) {
-            server.group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            throw e;
+            // Meters that clash on the registry, say: nothing is bound yet.
+            release().whenComplete((x, y) -> result.completeExceptionally(e));
         }
-        return server;
+        return result;
     }
 
-    private void bind(FrameHandler handler, MeterRegistry registry, String tcpMeterTag) {
-        // A second server on the same registry (the RPC port) shares the gauge.
-        if (registry.find(MeterNames.SERVER_INFO).tag(MeterNames.TAG_IO, transport.kind().label()).gauge() == null) {
-            Gauge.builder(MeterNames.SERVER_INFO, () -> 1)
-                    .description("Constant 1; the io tag names the I/O transport in use")
-                    .tag(MeterNames.TAG_IO, transport.kind().label())
-                    .register(registry);
-        }
-        if (config.tcpEnabled()) {
-            TransportMeters tcpMeters = TransportMeters.register(registry, tcpMeterTag, connections::active);
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(group)
-                    .channel(transport.serverSocketChannel())
-                    .option(ChannelOption.SO_BACKLOG, 4096)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .handler(new AcceptErrorHandler(tcpMeterTag + " " + config.host() + ":" + config.tcpPort(), tcpMeters))
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                    .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                    .childHandler(new TcpChannelInitializer(config, handler, tcpMeters, connections));
-            tcpChannel = bindOrFail(bootstrap.bind(config.host(), config.tcpPort()).awaitUninterruptibly(), "tcp",
-                    config.tcpPort());
-            log.info("tcp bound to {} ({})", tcpAddress().getHostString() + ":" + tcpAddress().getPort(), transport.kind().label());
-        }
-        if (config.udpEnabled()) {
-            TransportMeters udpMeters = TransportMeters.register(registry, Protocol.UDP.tag(), udpSessions::get);
-            int width = config.lengthField().width();
-            Bootstrap bootstrap = new Bootstrap()
-                    .group(group)
-                    .channel(transport.datagramChannel())
-                    .option(ChannelOption.SO_RCVBUF, UDP_SOCKET_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, UDP_SOCKET_BUFFER)
-                    // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
-                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(width + config.maxUdpBody() + 1))
-                    .handler(new UdpSessionHandler(handler, new ConnectionStats(udpMeters), width, config.maxUdpBody(),
-                            config.maxUdpSessions(), config.idleTimeout(), udpSessions));
-            udpChannel = bindOrFail(bootstrap.bind(config.host(), config.udpPort()).awaitUninterruptibly(), "udp",
-                    config.udpPort());
-            log.info("udp bound to {} ({})", udpAddress().getHostString() + ":" + udpAddress().getPort(), transport.kind().label());
+    /** {@link #start()} and waits: throws {@link ServerStartException} if a listener cannot be bound. */
+    public RicochetServer startAndAwait() {
+        try {
+            return start().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
 
-    private Channel bindOrFail(ChannelFuture future, String what, int port) {
-        if (!future.isSuccess()) {
-            if (tcpChannel != null) {
-                tcpChannel.close().syncUninterruptibly();
+    private TransportCounters counters(String protocol, Supplier<Number> active) {
+        if (registry == null) {
+            return TransportCounters.NONE;
+        }
+        TransportMeters registered = TransportMeters.register(registry, name, protocol, "server", loops.kind().label(),
+                active);
+        meters.add(registered);
+        return registered;
+    }
+
+    private CompletableFuture<Void> bindTcp() {
+        TransportCounters tcpCounters = counters(tcpProtocolTag, connections::active);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.transport().serverSocketChannel())
+                .option(ChannelOption.SO_BACKLOG, config.backlog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptErrorHandler(tcpProtocolTag + " " + config.host() + ":" + config.tcpPort(), tcpCounters))
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
+                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer));
+        childOptions.forEach((option, value) -> childOption(bootstrap, option, value));
+        return bound(bootstrap.bind(config.host(), config.tcpPort()), "tcp", config.tcpPort()).thenAccept(ch -> {
+            tcpChannel = ch;
+            log.info("{} bound to {} ({})", tcpProtocolTag, hostPort(tcpAddress()), loops.kind().label());
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void childOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
+        bootstrap.childOption(option, (T) value);
+    }
+
+    private CompletableFuture<Void> bindUdp() {
+        TransportCounters udpCounters = counters(Protocol.UDP.tag(), udpSessions::get);
+        int width = config.lengthField().width();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loops.group())
+                .channel(loops.transport().datagramChannel())
+                .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
+                .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
+                // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(width + config.maxUdpBody() + 1))
+                .handler(new UdpSessionHandler(handlers, new ConnectionStats(udpCounters), width, config.maxUdpBody(),
+                        config.maxUdpSessions(), config.idleTimeout(), udpSessions));
+        return bound(bootstrap.bind(config.host(), config.udpPort()), "udp", config.udpPort()).thenAccept(ch -> {
+            udpChannel = ch;
+            log.info("udp bound to {} ({})", hostPort(udpAddress()), loops.kind().label());
+        });
+    }
+
+    private CompletableFuture<Channel> bound(ChannelFuture future, String what, int port) {
+        CompletableFuture<Channel> result = new CompletableFuture<>();
+        future.addListener(f -> {
+            if (f.isSuccess()) {
+                result.complete(future.channel());
+            } else {
+                result.completeExceptionally(new ServerStartException("cannot bind " + what + " " + config.host() + ":"
+                        + port + ": " + f.cause().getMessage(), f.cause()));
             }
-            throw new ServerStartException("cannot bind " + what + " " + config.host() + ":" + port + ": "
-                    + future.cause().getMessage(), future.cause());
-        }
-        return future.channel();
+        });
+        return result;
+    }
+
+    private static String hostPort(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
     }
 
     public ServerConfig config() {
@@ -172,18 +210,20 @@ public final class RicochetServer implements AutoCloseable {
     }
 
     /** The transport actually running, AUTO resolved. */
-    public TransportKind transport() {
-        return transport.kind();
+    public io.ricochet.config.TransportKind transport() {
+        return loops.kind();
     }
 
-    /** The bound TCP address (the real port when configured as 0), or null without a TCP listener. */
+    /** The bound TCP address (the real port when configured as 0), or null without a bound TCP listener. */
     public InetSocketAddress tcpAddress() {
-        return tcpChannel == null ? null : (InetSocketAddress) tcpChannel.localAddress();
+        Channel ch = tcpChannel;
+        return ch == null ? null : (InetSocketAddress) ch.localAddress();
     }
 
-    /** The bound UDP address, or null without a UDP listener. */
+    /** The bound UDP address, or null without a bound UDP listener. */
     public InetSocketAddress udpAddress() {
-        return udpChannel == null ? null : (InetSocketAddress) udpChannel.localAddress();
+        Channel ch = udpChannel;
+        return ch == null ? null : (InetSocketAddress) ch.localAddress();
     }
 
     public int activeConnections() {
@@ -199,68 +239,181 @@ public final class RicochetServer implements AutoCloseable {
         return connections.pendingOutboundBytes();
     }
 
-    /** Completes when a shutdown has finished. */
+    /** Completes when a stop has finished. */
     public CompletableFuture<Void> terminationFuture() {
         return terminated;
     }
 
-    /** Graceful shutdown bounded by the configured shutdown timeout. */
+    /** A graceful {@link #stop()}, waited for. Must not be called from one of the server's event loops. */
     @Override
     public void close() {
-        shutdown(config.shutdownTimeout());
+        for (EventExecutor executor : loops.group()) {
+            if (executor.inEventLoop()) {
+                throw new IllegalStateException("close: called on an event loop (expected: another thread)");
+            }
+        }
+        stop().join();
     }
 
     /**
-     * Stops accepting, lets every connection flush the replies it owes and closes it, forcing whatever
-     * is still open when {@code timeout} runs out, then stops the event loops. Idempotent; must not be
-     * called from one of this server's event loops.
+     * Stops gracefully, within the configured shutdown timeout: stops accepting; lets each connection
+     * finish the replies its handler still owes ({@link FrameHandler#owesReplies}), serving nothing new;
+     * flushes and closes each one lingering; flushes and closes UDP; then closes what is left, stops the
+     * event loops if the server owns them, and removes its meters. Idempotent.
      */
-    public void shutdown(Duration timeout) {
-        for (EventExecutor executor : group) {
-            if (executor.inEventLoop()) {
-                throw new IllegalStateException("shutdown: called on an event loop (expected: another thread)");
-            }
+    public CompletableFuture<Void> stop() {
+        if (!stopping.compareAndSet(false, true)) {
+            return terminated;
         }
-        if (!closing.compareAndSet(false, true)) {
-            terminated.join();
-            return;
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        Channel tcp = tcpChannel;
+        if (tcp != null) {
+            closing.add(closed(tcp.close()));
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        if (tcpChannel != null) {
-            tcpChannel.close().awaitUninterruptibly(remainingMillis(deadline));
-        }
-        if (udpChannel != null) {
-            udpChannel.eventLoop().execute(() -> {
-                udpChannel.flush();
-                udpChannel.close();
+        Channel udp = udpChannel;
+        if (udp != null) {
+            udp.eventLoop().execute(() -> {
+                udp.flush();
+                udp.close();
             });
+            closing.add(closed(udp.closeFuture()));
         }
         for (Channel ch : connections.channels()) {
             ch.eventLoop().execute(() -> {
                 TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
                 if (session != null) {
-                    session.shutdown();
+                    session.drain();
                 } else {
                     ch.close();
                 }
             });
+            closing.add(closed(ch.closeFuture()));
         }
-        for (Channel ch : connections.channels()) {
-            if (!ch.closeFuture().awaitUninterruptibly(remainingMillis(deadline))) {
-                log.warn("shutdown: {} still flushing after {}; closing it", ch.remoteAddress(), timeout);
-                ch.close();
-            }
-        }
-        if (udpChannel != null) {
-            udpChannel.closeFuture().awaitUninterruptibly(remainingMillis(deadline));
-        }
-        group.shutdownGracefully(0, Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS)
-                .awaitUninterruptibly();
-        log.info("shut down");
-        terminated.complete(null);
+        long timeoutMillis = config.shutdownTimeout().toMillis();
+        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+                .completeOnTimeout(null, timeoutMillis, TimeUnit.MILLISECONDS)
+                .whenComplete((v, e) -> {
+                    for (Channel ch : connections.channels()) {
+                        log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(), config.shutdownTimeout());
+                        ch.close();
+                    }
+                    release().whenComplete((x, y) -> {
+                        log.info("shut down");
+                        terminated.complete(null);
+                    });
+                });
+        return terminated;
     }
 
-    private static long remainingMillis(long deadlineNanos) {
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+    /** Removes the meters and, if this server made them, stops the event loops. */
+    private CompletableFuture<Void> release() {
+        meters.forEach(TransportMeters::close);
+        return ownsLoops ? loops.shutdown() : CompletableFuture.completedFuture(null);
+    }
+
+    private static CompletableFuture<Void> closed(io.netty.util.concurrent.Future<?> future) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        future.addListener(f -> done.complete(null));
+        return done;
+    }
+
+    /** Builds a {@link RicochetServer}; only a handler ({@link #handler} or {@link #handlerPerSession}) is required. */
+    public static final class Builder {
+        private ServerConfig config = ServerConfig.builder().build();
+        private Supplier<FrameHandler> handlers;
+        private EventLoops loops;
+        private boolean shutdownLoopsOnStop;
+        private final Map<ChannelOption<?>, Object> childOptions = new LinkedHashMap<>();
+        private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+        private MeterRegistry registry;
+        private String name = "ricochet";
+        private String tcpProtocolTag = Protocol.TCP.tag();
+        private ConnectionBudget budget;
+
+        private Builder() {
+        }
+
+        /** Listeners, framing and limits; the default is TCP on {@value ServerConfig#DEFAULT_PORT}. */
+        public Builder config(ServerConfig config) {
+            this.config = Checks.notNull("config", config);
+            return this;
+        }
+
+        /** One handler for every session: it must be thread-safe (see {@link FrameHandler}). */
+        public Builder handler(FrameHandler handler) {
+            Checks.notNull("handler", handler);
+            this.handlers = () -> handler;
+            return this;
+        }
+
+        /** A handler of its own for each connection (and UDP peer), made when it opens: state needs no map or lock. */
+        public Builder handlerPerSession(Supplier<FrameHandler> factory) {
+            this.handlers = Checks.notNull("factory", factory);
+            return this;
+        }
+
+        /**
+         * Runs on {@code loops} instead of event loops of its own (made from the config's transport and
+         * I/O threads); {@code shutdownOnStop} makes {@link #stop} shut them down too.
+         */
+        public Builder eventLoops(EventLoops loops, boolean shutdownOnStop) {
+            this.loops = Checks.notNull("loops", loops);
+            this.shutdownLoopsOnStop = shutdownOnStop;
+            return this;
+        }
+
+        /** A socket option of each accepted connection; overrides Ricochet's for the same option. */
+        public <T> Builder childOption(ChannelOption<T> option, T value) {
+            childOptions.put(Checks.notNull("option", option), Checks.notNull("value", value));
+            return this;
+        }
+
+        /** Adds handlers to each connection's pipeline, TLS for one (see {@link PipelineCustomizer}). */
+        public Builder pipeline(PipelineCustomizer customizer) {
+            this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /** Counts into {@code registry}; without one the server counts nothing. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Checks.notNull("registry", registry);
+            return this;
+        }
+
+        /** The {@code name} tag of the server's meters (default {@code ricochet}): unique per registry. */
+        public Builder name(String name) {
+            this.name = Checks.notNull("name", name);
+            return this;
+        }
+
+        /** The {@code protocol} tag of the TCP listener's meters: {@code tcp}, or a layer's own ({@code rpc}). */
+        public Builder tcpProtocolTag(String tag) {
+            this.tcpProtocolTag = Checks.notNull("tag", tag);
+            return this;
+        }
+
+        /** Every TCP connection also takes a place in {@code budget}, shared with the process's other listeners. */
+        public Builder connectionBudget(ConnectionBudget budget) {
+            this.budget = Checks.notNull("budget", budget);
+            return this;
+        }
+
+        /**
+         * The server, not started. Fails with {@link ServerStartException} if it must make its own event
+         * loops and the config's forced transport cannot load.
+         */
+        public RicochetServer build() {
+            Checks.notNull("handler", handlers);
+            if (loops != null) {
+                return new RicochetServer(this, loops, shutdownLoopsOnStop);
+            }
+            EventLoops own;
+            try {
+                own = EventLoops.create(config.transport(), config.ioThreads(), "ricochet-io");
+            } catch (IllegalStateException e) {
+                throw new ServerStartException(e.getMessage(), e);
+            }
+            return new RicochetServer(this, own, true);
+        }
     }
 }

@@ -11,43 +11,48 @@ import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.handler.IdleFrameTimeoutHandler;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.TransportMeters;
+import io.ricochet.metrics.TransportCounters;
+import java.util.function.Supplier;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
- * decoder → encoder → idle timeout → backpressure → session. Public so benchmarks and tests can build
- * the exact server pipeline on an {@code EmbeddedChannel}.
+ * decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
+ * then whatever the customizer adds. Public so benchmarks and tests can build the exact server
+ * pipeline on an {@code EmbeddedChannel}.
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ServerConfig config;
-    private final FrameHandler handler;
-    private final TransportMeters meters;
+    private final Supplier<FrameHandler> handlers;
+    private final TransportCounters counters;
     private final ConnectionRegistry connections;
+    private final PipelineCustomizer customizer;
 
-    public TcpChannelInitializer(ServerConfig config, FrameHandler handler, TransportMeters meters,
-            ConnectionRegistry connections) {
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer) {
         this.config = config;
-        this.handler = handler;
-        this.meters = meters;
+        this.handlers = handlers;
+        this.counters = counters;
         this.connections = connections;
+        this.customizer = customizer;
     }
 
     @Override
     protected void initChannel(Channel ch) {
-        meters.opened();
+        counters.opened();
         if (!connections.admit(ch)) {
-            meters.closed(CloseReason.LIMIT);
+            counters.closed(CloseReason.LIMIT);
             ch.close();
             return;
         }
-        ConnectionStats stats = new ConnectionStats(meters);
+        ConnectionStats stats = new ConnectionStats(counters);
         ChannelPipeline p = ch.pipeline();
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
-        p.addLast(decoder);
-        p.addLast(new FrameEncoder(config.lengthField(), config.maxFrame(), stats));
-        p.addLast(new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
-        p.addLast(BackpressureHandler.INSTANCE);
-        p.addLast(new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
+        p.addLast(PipelineCustomizer.DECODER, decoder);
+        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats));
+        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
+        p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
+        p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handlers.get(), stats, config.lengthField().width(), decoder,
                 config.lingerTimeout().toNanos(), 0));
+        customizer.customize(ch);
     }
 }

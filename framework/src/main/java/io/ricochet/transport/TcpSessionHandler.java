@@ -45,12 +45,14 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private boolean flushPending;
     private boolean inReadBatch;
     private boolean closing;
+    private boolean draining;
+    private long framesHandedOver;
+    private long framesSent;
     private boolean lingering;
     private boolean inputShutdown;
     private long lastInputNanos;
     private Future<?> lingerTimer;
     private Future<?> closeDeadline;
-    private Object attachment;
 
     /**
      * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
@@ -82,12 +84,13 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (closing) {
-            // Decoded in the same batch as the frame whose handler closed the session: not served.
+        if (closing || draining) {
+            // Decoded in the same batch as the frame whose handler closed the session, or after a stop began: not served.
             ((ByteBuf) msg).release();
             return;
         }
         inReadBatch = true;
+        framesHandedOver++;
         try {
             handler.onFrame(this, (ByteBuf) msg);
         } catch (RuntimeException e) {
@@ -113,12 +116,12 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     }
 
     @Override
-    public void reply(ByteBuf body) {
-        reply(body, null);
+    public void send(ByteBuf body) {
+        send(body, null);
     }
 
     @Override
-    public void reply(ByteBuf body, Runnable whenDone) {
+    public void send(ByteBuf body, Runnable whenDone) {
         if (!body.isReadable()) {
             done(body, whenDone);
             throw new IllegalArgumentException("reply length: 0 (expected: > 0)");
@@ -126,7 +129,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (!ctx.executor().inEventLoop()) {
             // Whether the session is closing, and whether a read batch will flush, are the event loop's to know.
             try {
-                ctx.executor().execute(() -> reply(body, whenDone));
+                ctx.executor().execute(() -> send(body, whenDone));
             } catch (RejectedExecutionException e) {
                 done(body, whenDone);
             }
@@ -137,6 +140,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             done(body, whenDone);
             return;
         }
+        framesSent++;
         ChannelPromise promise = whenDone == null ? ctx.voidPromise() : ctx.newPromise();
         if (whenDone != null) {
             promise.addListener(future -> whenDone.run());
@@ -174,6 +178,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     }
 
     @Override
+    public long unansweredFrames() {
+        return Math.max(0, framesHandedOver - framesSent);
+    }
+
+    @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShutdown = true;
@@ -194,6 +203,8 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (closing) {
             // Backpressure paused reading; a closing connection reads on, to discard, or a peer blocked writing never reads.
             ctx.channel().config().setAutoRead(true);
+        } else {
+            handler.writabilityChanged(this);
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -207,7 +218,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             closeDeadline.cancel(false);
         }
         stats.publish();
-        stats.meters().closed(stats.closeReason());
+        stats.counters().closed(stats.closeReason());
         handler.sessionClosed(this);
         ctx.fireChannelInactive();
     }
@@ -229,9 +240,30 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
     }
 
-    /** Run on the event loop by a graceful shutdown. */
-    void shutdown() {
-        closeGracefully(CloseReason.SHUTDOWN);
+    /**
+     * A graceful stop, on the event loop: serve nothing new, let the handler finish the replies it owes
+     * ({@link FrameHandler#owesReplies}), looked at again every few milliseconds, then close lingering.
+     * The server's shutdown timeout bounds the wait.
+     */
+    void drain() {
+        if (closing || draining) {
+            return;
+        }
+        draining = true;
+        stats.closing(CloseReason.SHUTDOWN);
+        decoder.discardInput();
+        closeWhenDrained();
+    }
+
+    private void closeWhenDrained() {
+        if (!ctx.channel().isOpen() || closing) {
+            return;
+        }
+        if (handler.owesReplies(this)) {
+            ctx.executor().schedule(this::closeWhenDrained, RicochetServer.DRAIN_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            closeGracefully(CloseReason.SHUTDOWN);
+        }
     }
 
     /** The lingering close described on the class. Idempotent; the first reason given is the one counted. */
@@ -314,13 +346,4 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
     }
 
-    @Override
-    public void attach(Object attachment) {
-        this.attachment = attachment;
-    }
-
-    @Override
-    public Object attachment() {
-        return attachment;
-    }
 }

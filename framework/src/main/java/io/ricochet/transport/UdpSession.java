@@ -10,22 +10,23 @@ import java.net.SocketAddress;
 final class UdpSession implements FrameSession {
     private final UdpSessionHandler owner;
     private final InetSocketAddress peer;
+    private final FrameHandler handler;
     long lastFrameNanos;
-    private Object attachment;
 
-    UdpSession(UdpSessionHandler owner, InetSocketAddress peer, long nowNanos) {
+    UdpSession(UdpSessionHandler owner, InetSocketAddress peer, long nowNanos, FrameHandler handler) {
         this.owner = owner;
         this.peer = peer;
+        this.handler = handler;
         this.lastFrameNanos = nowNanos;
     }
 
     @Override
-    public void reply(ByteBuf body) {
+    public void send(ByteBuf body) {
         owner.reply(peer, body, null);
     }
 
     @Override
-    public void reply(ByteBuf body, Runnable whenDone) {
+    public void send(ByteBuf body, Runnable whenDone) {
         owner.reply(peer, body, whenDone);
     }
 
@@ -33,6 +34,12 @@ final class UdpSession implements FrameSession {
     @Override
     public boolean isWritable() {
         return true;
+    }
+
+    /** A UDP stop is not drained: its replies go out with the read batch or not at all. */
+    @Override
+    public long unansweredFrames() {
+        return 0;
     }
 
     @Override
@@ -55,6 +62,10 @@ final class UdpSession implements FrameSession {
         return peer;
     }
 
+    FrameHandler handler() {
+        return handler;
+    }
+
     InetSocketAddress peer() {
         return peer;
     }
@@ -74,13 +85,4 @@ final class UdpSession implements FrameSession {
         owner.forget(peer);
     }
 
-    @Override
-    public void attach(Object attachment) {
-        this.attachment = attachment;
-    }
-
-    @Override
-    public Object attachment() {
-        return attachment;
-    }
 }

@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private static final long MIN_SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final FrameHandler handler;
+    private final Supplier<FrameHandler> handlers;
     private final ConnectionStats stats;
     private final int width;
     private final int maxBody;
@@ -49,9 +50,9 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private boolean flushPending;
     private boolean inReadBatch;
 
-    UdpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, int maxBody, int maxSessions,
+    UdpSessionHandler(Supplier<FrameHandler> handlers, ConnectionStats stats, int width, int maxBody, int maxSessions,
             Duration idleTimeout, AtomicInteger liveSessions) {
-        this.handler = handler;
+        this.handlers = handlers;
         this.stats = stats;
         this.width = width;
         this.maxBody = maxBody;
@@ -100,7 +101,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         }
         frame.readerIndex(width);
         try {
-            handler.onFrame(session, frame);
+            session.handler().onFrame(session, frame);
         } catch (RuntimeException e) {
             log.warn("dropped a datagram from {}: frame handler failed", packet.sender(), e);
         }
@@ -132,14 +133,14 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         }
         if (sessions.size() >= maxSessions) {
             // Not a session that closed: a datagram that found no room. Spoofed sources can fill the table.
-            stats.meters().droppedAtSessionLimit();
+            stats.counters().droppedAtSessionLimit();
             return null;
         }
-        session = new UdpSession(this, peer, now);
+        session = new UdpSession(this, peer, now, handlers.get());
         sessions.put(peer, session);
         liveSessions.lazySet(sessions.size());
-        stats.meters().opened();
-        handler.sessionOpened(session);
+        stats.counters().opened();
+        session.handler().sessionOpened(session);
         return session;
     }
 
@@ -229,8 +230,8 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void end(UdpSession session, CloseReason reason) {
-        stats.meters().closed(reason);
-        handler.sessionClosed(session);
+        stats.counters().closed(reason);
+        session.handler().sessionClosed(session);
     }
 
     @Override

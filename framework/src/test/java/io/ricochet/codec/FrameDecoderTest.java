@@ -15,6 +15,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.ricochet.config.LengthField;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.Frames;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportMeters;
 import io.ricochet.testing.Meters;
 import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,9 +26,10 @@ class FrameDecoderTest {
     private static final int MAX = 100;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final TransportMeters meters = Meters.tcpMeters(registry);
 
     private EmbeddedChannel channel(LengthField field) {
-        return new EmbeddedChannel(new FrameDecoder(field, MAX, Meters.tcpStats(registry)));
+        return new EmbeddedChannel(new FrameDecoder(field, MAX, new ConnectionStats(meters)));
     }
 
     private static byte[] bodyOf(ByteBuf frame) {
@@ -179,7 +182,7 @@ class FrameDecoderTest {
     @ParameterizedTest
     @EnumSource(LengthField.class)
     void countsBytesAndFramesOnPublish(LengthField field) {
-        var stats = Meters.tcpStats(registry);
+        var stats = new ConnectionStats(meters);
         EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(field, MAX, stats));
         try {
             byte[] wire = Frames.encode(field.width(), new byte[] {9, 9});

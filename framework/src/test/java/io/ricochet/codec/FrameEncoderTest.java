@@ -16,6 +16,8 @@ import io.netty.handler.codec.EncoderException;
 import io.ricochet.config.LengthField;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.Frames;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportMeters;
 import io.ricochet.testing.Meters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FrameEncoderTest {
     private static final int MAX = 100;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final TransportMeters meters = Meters.tcpMeters(registry);
 
     private static byte[] drain(EmbeddedChannel ch) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
@@ -38,7 +41,7 @@ class FrameEncoderTest {
     @ParameterizedTest
     @EnumSource(LengthField.class)
     void writesTheLengthIntoHeadroomWithoutCopying(LengthField field) {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, Meters.tcpStats(registry)));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, new ConnectionStats(meters)));
         try {
             byte[] wire = Frames.encode(field.width(), new byte[] {1, 2, 3});
             ByteBuf body = Unpooled.buffer(wire.length).writeZero(field.width()).writeBytes(new byte[] {1, 2, 3});
@@ -57,7 +60,7 @@ class FrameEncoderTest {
     @ParameterizedTest
     @EnumSource(LengthField.class)
     void prependsAHeaderBufferWhenThereIsNoHeadroom(LengthField field) {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, Meters.tcpStats(registry)));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, new ConnectionStats(meters)));
         try {
             ch.writeOutbound(Unpooled.wrappedBuffer(new byte[] {4, 5}));
             assertArrayEquals(Frames.encode(field.width(), new byte[] {4, 5}), drain(ch));
@@ -68,7 +71,7 @@ class FrameEncoderTest {
 
     @Test
     void rejectsAReplyOverTheMaxFrame() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(LengthField.TWO, MAX, Meters.tcpStats(registry)));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(LengthField.TWO, MAX, new ConnectionStats(meters)));
         try {
             ByteBuf tooLong = Unpooled.buffer(MAX + 1).writeZero(MAX + 1);
             ChannelFuture f = ch.writeAndFlush(tooLong);
@@ -82,7 +85,7 @@ class FrameEncoderTest {
 
     @Test
     void passesAnEmptyBufferThroughAsAFlushMarkerAndPublishesCountsOnFlush() {
-        var stats = Meters.tcpStats(registry);
+        var stats = new ConnectionStats(meters);
         EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(LengthField.TWO, MAX, stats));
         try {
             ch.write(Unpooled.wrappedBuffer(new byte[] {1}));

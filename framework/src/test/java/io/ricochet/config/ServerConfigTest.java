@@ -15,7 +15,7 @@ class ServerConfigTest {
         ServerConfig config = ServerConfig.builder().build();
         assertEquals("127.0.0.1", config.host());
         assertEquals(7000, config.tcpPort());
-        assertEquals(7000, config.udpPort());
+        assertEquals(ServerConfig.DISABLED, config.udpPort(), "UDP only when asked for");
         assertEquals(4094, config.maxFrame());
         assertEquals(Duration.ofSeconds(30), config.idleTimeout());
         assertEquals(TransportKind.AUTO, config.transport());

@@ -20,7 +20,7 @@ class AcceptErrorHandlerTest {
     @Test
     void aFailedAcceptPausesAcceptingCountsAndStopsThere() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        TransportMeters meters = TransportMeters.register(registry, "tcp", () -> 0);
+        TransportMeters meters = TransportMeters.register(registry, "test", "tcp", "server", "nio", () -> 0);
         EmbeddedChannel listener = new EmbeddedChannel();
         listener.freezeTime();
         listener.pipeline().addLast(new AcceptErrorHandler("tcp 127.0.0.1:7000", meters));
@@ -31,7 +31,7 @@ class AcceptErrorHandlerTest {
             // Handled here: nothing reaches the tail of the pipeline, where Netty would log each one.
             listener.checkException();
             assertFalse(listener.config().isAutoRead(), "accepting paused");
-            assertEquals(1000.0, Meters.count(registry, MeterNames.ACCEPT_ERRORS, MeterNames.TAG_TRANSPORT, "tcp"));
+            assertEquals(1000.0, Meters.count(registry, MeterNames.ACCEPT_ERRORS, MeterNames.TAG_PROTOCOL, "tcp"));
             listener.advanceTimeBy(AcceptErrorHandler.PAUSE_MILLIS, TimeUnit.MILLISECONDS);
             listener.runScheduledPendingTasks();
             assertTrue(listener.config().isAutoRead(), "accepting again after the pause");

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class IdleFrameTimeoutHandlerTest {
-    private final ConnectionStats stats = Meters.tcpStats(new SimpleMeterRegistry());
+    private final ConnectionStats stats = Meters.tcpStats();
 
     private EmbeddedChannel channel() {
         EmbeddedChannel ch = new EmbeddedChannel();

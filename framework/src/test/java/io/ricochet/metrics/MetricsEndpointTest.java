@@ -113,8 +113,9 @@ class MetricsEndpointTest {
             HttpResponse<String> metrics = get(endpoint.metricsUrl(), null);
             assertEquals(200, metrics.statusCode());
             assertTrue(metrics.headers().firstValue("content-type").orElse("").startsWith("text/plain; version=0.0.4"));
-            assertTrue(metrics.body().contains("ricochet_frames_received_total{transport=\"tcp\"} 1.0"), metrics.body());
-            assertTrue(metrics.body().contains("ricochet_server_info{io=\"nio\"} 1"));
+            assertTrue(metrics.body().contains(
+                    "ricochet_frames_received_total{io=\"nio\",name=\"ricochet\",protocol=\"tcp\",role=\"server\"} 1.0"),
+                    metrics.body());
             assertTrue(metrics.body().contains("process_cpu_usage"));
             assertTrue(metrics.body().contains("jvm_memory_used_bytes"));
             assertTrue(metrics.body().contains("process_memory_rss_bytes"));

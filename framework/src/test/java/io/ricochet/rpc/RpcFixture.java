@@ -23,8 +23,8 @@ final class RpcFixture implements AutoCloseable {
     }
 
     RpcFixture(RpcConfig serverRpc, RpcClientConfig clientConfig) {
-        server = RpcServer.start(TestServers.config(TransportKind.AUTO).idleTimeout(Duration.ofMinutes(5)).build(),
-                serverRpc, methods, serverRegistry);
+        server = RpcServer.builder().config(TestServers.config(TransportKind.AUTO).idleTimeout(Duration.ofMinutes(5)).build())
+                .rpc(serverRpc).dispatcher(methods).agent(true).meterRegistry(serverRegistry).build().startAndAwait();
         clients = RpcClients.create(clientConfig, clientRegistry);
     }
 

@@ -228,10 +228,10 @@ class RpcHostilePeerTest {
             }
         }
         long day = RpcConfig.MAX_TIMEOUT.toNanos();
-        assertEquals(day, RpcConnection.timeoutNanos(1L << 62));
-        assertEquals(day, RpcConnection.timeoutNanos(-1L));
-        assertEquals(day, RpcConnection.timeoutNanos(day / 1000 + 1));
-        assertEquals(5_000, RpcConnection.timeoutNanos(5));
+        assertEquals(day, RequestServer.timeoutNanos(1L << 62));
+        assertEquals(day, RequestServer.timeoutNanos(-1L));
+        assertEquals(day, RequestServer.timeoutNanos(day / 1000 + 1));
+        assertEquals(5_000, RequestServer.timeoutNanos(5));
     }
 
     @Test

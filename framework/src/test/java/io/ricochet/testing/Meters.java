@@ -13,12 +13,13 @@ public final class Meters {
     private Meters() {
     }
 
-    public static ConnectionStats tcpStats(MeterRegistry registry) {
-        return new ConnectionStats(TransportMeters.register(registry, "tcp", () -> 0));
+    /** A TCP listener's meters on {@code registry}, once per registry: connections count into them. */
+    public static TransportMeters tcpMeters(MeterRegistry registry) {
+        return TransportMeters.register(registry, "test", "tcp", "server", "nio", () -> 0);
     }
 
     public static ConnectionStats tcpStats() {
-        return tcpStats(new SimpleMeterRegistry());
+        return new ConnectionStats(tcpMeters(new SimpleMeterRegistry()));
     }
 
     /** Sum of the counter {@code name} over every series whose tags include {@code tags} (key, value, ...). */
@@ -30,13 +31,19 @@ public final class Meters {
         return search.counters().stream().mapToDouble(Counter::count).sum();
     }
 
-    public static double closed(MeterRegistry registry, String transport, String reason) {
-        return count(registry, MeterNames.CONNECTIONS_CLOSED, MeterNames.TAG_TRANSPORT, transport,
+    /** Connections of {@code protocol} closed for {@code reason}, over every server on the registry. */
+    public static double closed(MeterRegistry registry, String protocol, String reason) {
+        return count(registry, MeterNames.CONNECTIONS_CLOSED, MeterNames.TAG_PROTOCOL, protocol,
                 MeterNames.TAG_REASON, reason);
     }
 
-    public static double protocolErrors(MeterRegistry registry, String transport, String kind) {
-        return count(registry, MeterNames.PROTOCOL_ERRORS, MeterNames.TAG_TRANSPORT, transport,
+    /** Connections of the server or client group {@code name} closed for {@code reason}. */
+    public static double closedOf(MeterRegistry registry, String name, String reason) {
+        return count(registry, MeterNames.CONNECTIONS_CLOSED, MeterNames.TAG_NAME, name, MeterNames.TAG_REASON, reason);
+    }
+
+    public static double protocolErrors(MeterRegistry registry, String protocol, String kind) {
+        return count(registry, MeterNames.PROTOCOL_ERRORS, MeterNames.TAG_PROTOCOL, protocol,
                 MeterNames.TAG_KIND, kind);
     }
 }

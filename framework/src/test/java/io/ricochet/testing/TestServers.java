@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.transport.FrameHandler;
 import io.ricochet.transport.RicochetServer;
 
 /** Echo servers on ephemeral loopback ports for socket tests. */
@@ -15,7 +16,13 @@ public final class TestServers {
         return ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1).transport(transport);
     }
 
+    /** A started reverse-echo server counting into {@code registry}. */
     public static RicochetServer echo(ServerConfig config, MeterRegistry registry) {
-        return RicochetServer.start(config, new ReverseEchoHandler(), registry);
+        return start(config, new ReverseEchoHandler(), registry);
+    }
+
+    /** A started server of {@code handler} counting into {@code registry}. */
+    public static RicochetServer start(ServerConfig config, FrameHandler handler, MeterRegistry registry) {
+        return RicochetServer.builder().config(config).handler(handler).meterRegistry(registry).build().startAndAwait();
     }
 }

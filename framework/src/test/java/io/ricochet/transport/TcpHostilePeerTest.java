@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -67,7 +68,7 @@ class TcpHostilePeerTest {
                 }
             }
             await().atMost(10, TimeUnit.SECONDS).until(() -> server.activeConnections() == 0
-                    && Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_TRANSPORT, "tcp") == 50);
+                    && Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_PROTOCOL, "tcp") == 50);
             assertEquals(50.0, Meters.closed(registry, "tcp", "peer"));
         }
     }
@@ -108,7 +109,11 @@ class TcpHostilePeerTest {
             // Accepted, and answering: a connection still in the accept queue would be reset by the listener's close.
             await().atMost(20, TimeUnit.SECONDS).until(() -> server.activeConnections() == 4
                     && clients.stream().allMatch(c -> c.verified() > 100));
-            server.shutdown(Duration.ofSeconds(10));
+            // The server's meters go with it: hold on to the counters to read them after the stop.
+            Counter sent = registry.get(MeterNames.FRAMES_SENT).counter();
+            Counter closedAtShutdown = registry.get(MeterNames.CONNECTIONS_CLOSED).tag(MeterNames.TAG_REASON, "shutdown")
+                    .counter();
+            server.stop().get(20, TimeUnit.SECONDS);
             long received = 0;
             for (Streamer client : clients) {
                 client.awaitEnd();
@@ -116,9 +121,8 @@ class TcpHostilePeerTest {
                 assertEquals(0, client.bad(), "every reply verified");
                 received += client.verified();
             }
-            assertEquals((long) Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_TRANSPORT, "tcp"), received,
-                    "replies received = replies the server counted as sent");
-            assertEquals(4.0, Meters.closed(registry, "tcp", "shutdown"));
+            assertEquals((long) sent.count(), received, "replies received = replies the server counted as sent");
+            assertEquals(4.0, closedAtShutdown.count());
         } finally {
             for (Streamer client : clients) {
                 client.close();
@@ -181,16 +185,16 @@ class TcpHostilePeerTest {
         FrameHandler echoOrLate = (session, body) -> {
             if (body.readableBytes() == 1) {
                 session.eventLoop().schedule(() -> {
-                    session.reply(body);
+                    session.send(body);
                     lateReplyGiven.countDown();
                 }, 50, TimeUnit.MILLISECONDS);
             } else {
-                session.reply(body);
+                session.send(body);
             }
         };
         ServerConfig config = TestServers.config(transport).udpPort(ServerConfig.DISABLED)
                 .writeBufferWatermarks(16 << 20, 32 << 20).build();
-        try (RicochetServer server = RicochetServer.start(config, echoOrLate, registry);
+        try (RicochetServer server = TestServers.start(config, echoOrLate, registry);
                 Socket socket = new Socket()) {
             socket.setSoTimeout(10_000);
             socket.connect(server.tcpAddress(), 5_000);
@@ -230,10 +234,10 @@ class TcpHostilePeerTest {
     void aSharedConnectionBudgetRefusesPastItWhileAdmittedConnectionsServe(TransportKind transport) throws IOException {
         ConnectionBudget budget = new ConnectionBudget(3);
         ServerConfig config = TestServers.config(transport).udpPort(ServerConfig.DISABLED).build();
-        try (RicochetServer echo = RicochetServer.start(config, new io.ricochet.echo.ReverseEchoHandler(), registry, "tcp",
-                budget);
-                RicochetServer other = RicochetServer.start(config, new io.ricochet.echo.ReverseEchoHandler(), registry,
-                        "other", budget);
+        try (RicochetServer echo = RicochetServer.builder().config(config).handler(new io.ricochet.echo.ReverseEchoHandler())
+                .meterRegistry(registry).name("echo").connectionBudget(budget).build().startAndAwait();
+                RicochetServer other = RicochetServer.builder().config(config).handler(new io.ricochet.echo.ReverseEchoHandler())
+                        .meterRegistry(registry).name("other").connectionBudget(budget).build().startAndAwait();
                 FrameClient kept = new FrameClient(other.tcpAddress(), 2);
                 FrameClient a = new FrameClient(echo.tcpAddress(), 2);
                 FrameClient b = new FrameClient(echo.tcpAddress(), 2)) {
@@ -245,8 +249,8 @@ class TcpHostilePeerTest {
                 assertTrue(refused.isClosedByServer(), "past the budget on the full port");
                 assertTrue(refusedToo.isClosedByServer(), "and on the other: the budget is the process's");
             }
-            assertEquals(1.0, Meters.closed(registry, "tcp", "limit"));
-            assertEquals(1.0, Meters.closed(registry, "other", "limit"));
+            assertEquals(1.0, Meters.closedOf(registry, "echo", "limit"));
+            assertEquals(1.0, Meters.closedOf(registry, "other", "limit"));
             assertEcho(kept, 4);
             a.close();
             await().atMost(5, TimeUnit.SECONDS).until(() -> budget.held() == 2);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
@@ -187,7 +188,7 @@ class TcpServerTest {
     }
 
     private long framesReceived() {
-        return (long) Meters.count(registry, MeterNames.FRAMES_RECEIVED, MeterNames.TAG_TRANSPORT, "tcp");
+        return (long) Meters.count(registry, MeterNames.FRAMES_RECEIVED, MeterNames.TAG_PROTOCOL, "tcp");
     }
 
     @ParameterizedTest
@@ -227,14 +228,16 @@ class TcpServerTest {
             // The client has not read yet: the replies wait in the server's queue and the kernel buffers.
             await().atMost(10, TimeUnit.SECONDS).until(() -> framesReceived() == frames);
             assertTrue(server.pendingOutboundBytes() > 0, "replies are owed when the shutdown starts");
-            CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)));
+            Counter closedAtShutdown = registry.get(MeterNames.CONNECTIONS_CLOSED).tag(MeterNames.TAG_REASON, "shutdown")
+                    .counter();
+            CompletableFuture<Void> shutdown = server.stop();
             byte[] reversed = Frames.reversed(body);
             for (int i = 0; i < frames; i++) {
                 assertTrue(Arrays.equals(reversed, client.receive()), "reply " + i);
             }
             assertTrue(client.isClosedByServer());
             shutdown.get(15, TimeUnit.SECONDS);
-            assertEquals(1.0, Meters.closed(registry, "tcp", "shutdown"));
+            assertEquals(1.0, closedAtShutdown.count());
             assertTrue(server.terminationFuture().isDone());
         } finally {
             server.close();
@@ -255,12 +258,13 @@ class TcpServerTest {
             }
             await().atMost(5, TimeUnit.SECONDS).until(() -> server.activeConnections() == 0);
             assertEquals(k, framesReceived());
-            assertEquals(k, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_TRANSPORT, "tcp"));
-            assertEquals(5.0 * k, Meters.count(registry, MeterNames.BYTES_RECEIVED, MeterNames.TAG_TRANSPORT, "tcp"));
-            assertEquals(5.0 * k, Meters.count(registry, MeterNames.BYTES_SENT, MeterNames.TAG_TRANSPORT, "tcp"));
-            assertEquals(1.0, Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_TRANSPORT, "tcp"));
+            assertEquals(k, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "tcp"));
+            assertEquals(5.0 * k, Meters.count(registry, MeterNames.BYTES_RECEIVED, MeterNames.TAG_PROTOCOL, "tcp"));
+            assertEquals(5.0 * k, Meters.count(registry, MeterNames.BYTES_SENT, MeterNames.TAG_PROTOCOL, "tcp"));
+            assertEquals(1.0, Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_PROTOCOL, "tcp"));
             assertEquals(1.0, Meters.closed(registry, "tcp", "peer"));
-            assertEquals(1.0, registry.get(MeterNames.SERVER_INFO).tag(MeterNames.TAG_IO, transport.label()).gauge().value());
+            assertEquals(1.0, registry.get(MeterNames.CONNECTIONS_OPENED).tag(MeterNames.TAG_IO, transport.label()).counter()
+                    .count(), "the io tag names the transport");
         }
     }
 
@@ -271,12 +275,12 @@ class TcpServerTest {
         FrameHandler deferred = (session, body) -> {
             io.ricochet.echo.BodyReverser.reverseInPlace(body);
             if (body.getByte(body.readerIndex()) == 1) {
-                session.eventLoop().schedule(() -> session.reply(body), 10, TimeUnit.MILLISECONDS);
+                session.eventLoop().schedule(() -> session.send(body), 10, TimeUnit.MILLISECONDS);
             } else {
-                worker.execute(() -> session.reply(body));
+                worker.execute(() -> session.send(body));
             }
         };
-        try (RicochetServer server = RicochetServer.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED)
+        try (RicochetServer server = TestServers.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED)
                 .build(), deferred, registry);
                 FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
             client.send(new byte[] {9, 1});

@@ -103,7 +103,7 @@ class UdpServerTest {
             assertEquals(1, server.activeUdpSessions());
             await().atMost(5, TimeUnit.SECONDS).until(() -> server.activeUdpSessions() == 0);
             assertEquals(1.0, Meters.closed(registry, "udp", "idle"));
-            assertEquals(1.0, Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_TRANSPORT, "udp"));
+            assertEquals(1.0, Meters.count(registry, MeterNames.CONNECTIONS_OPENED, MeterNames.TAG_PROTOCOL, "udp"));
         }
     }
 
@@ -117,12 +117,12 @@ class UdpServerTest {
             receive(first);
             send(second, server.udpAddress(), Frames.encode(2, new byte[] {2}));
             assertThrows(SocketTimeoutException.class, () -> receive(second));
-            assertEquals(1.0, Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_TRANSPORT, "udp",
+            assertEquals(1.0, Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_PROTOCOL, "udp",
                     MeterNames.TAG_REASON, "session_limit"));
             assertEquals(0.0, Meters.closed(registry, "udp", "limit"), "no session closed: a datagram was dropped");
             send(first, server.udpAddress(), Frames.encode(2, new byte[] {3}));
             receive(first);
-            assertEquals(2.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_TRANSPORT, "udp"));
+            assertEquals(2.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "udp"));
         }
     }
 }

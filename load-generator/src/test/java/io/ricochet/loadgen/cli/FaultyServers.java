@@ -28,7 +28,7 @@ final class FaultyServers {
             if (count.incrementAndGet() % 100 == 0) {
                 body.setByte(body.readerIndex(), body.getByte(body.readerIndex()) ^ 0x5A);
             }
-            session.reply(body);
+            session.send(body);
         };
     }
 
@@ -36,7 +36,7 @@ final class FaultyServers {
     static FrameHandler delay(long millis) {
         return (session, body) -> {
             BodyReverser.reverseInPlace(body);
-            session.eventLoop().schedule(() -> session.reply(body), millis, TimeUnit.MILLISECONDS);
+            session.eventLoop().schedule(() -> session.send(body), millis, TimeUnit.MILLISECONDS);
         };
     }
 
@@ -46,9 +46,9 @@ final class FaultyServers {
             BodyReverser.reverseInPlace(body);
             long phaseMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) % 1000;
             if (phaseMillis < 300) {
-                session.eventLoop().schedule(() -> session.reply(body), 300 - phaseMillis, TimeUnit.MILLISECONDS);
+                session.eventLoop().schedule(() -> session.send(body), 300 - phaseMillis, TimeUnit.MILLISECONDS);
             } else {
-                session.reply(body);
+                session.send(body);
             }
         };
     }

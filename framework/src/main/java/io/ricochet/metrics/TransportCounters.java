@@ -1,0 +1,34 @@
+package io.ricochet.metrics;
+
+/**
+ * Where a listener's (or a client group's) handlers count what happens: connections, traffic, errors.
+ * {@link TransportMeters} counts into Micrometer; {@link #NONE} counts nothing, so the codec and the
+ * session handlers run without a registry. Implementations are called from every event loop at once.
+ */
+public interface TransportCounters {
+
+    /** Counts nothing. */
+    TransportCounters NONE = new TransportCounters() {
+    };
+
+    /** A connection was accepted or made, or a UDP session started. */
+    default void opened() {
+    }
+
+    default void closed(CloseReason reason) {
+    }
+
+    default void protocolErrors(ProtocolErrorKind kind, long count) {
+    }
+
+    /** Frames and bytes since the last call, in one batch (see {@link ConnectionStats#publish}). */
+    default void traffic(long framesIn, long bytesIn, long framesOut, long bytesOut) {
+    }
+
+    default void acceptError() {
+    }
+
+    /** A valid datagram from a new peer, dropped because every session place was taken. */
+    default void droppedAtSessionLimit() {
+    }
+}

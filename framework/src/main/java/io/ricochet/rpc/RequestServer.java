@@ -1,0 +1,191 @@
+package io.ricochet.rpc;
+
+import com.google.protobuf.ByteString;
+import io.netty.channel.EventLoop;
+import io.netty.util.collection.LongObjectHashMap;
+import io.ricochet.rpc.proto.Envelope;
+import io.ricochet.rpc.proto.Kind;
+import io.ricochet.transport.FrameSession;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The requests the peer sends on one connection: checks them, routes them, answers them, and tells
+ * their handlers when the caller stops waiting. Event-loop confined; answers may complete on any thread
+ * and hop to the loop.
+ */
+final class RequestServer {
+    /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */
+    private static final int MAX_METHOD_BYTES = 3 * RpcConfig.MAX_METHOD_LENGTH;
+
+    private final FrameSession session;
+    private final RpcConfig config;
+    private final RequestRouter router;
+    private final RpcMetrics metrics;
+    private final RpcConnection connection;
+    /** Requests being served, by the caller's id: a cancel finds its request here. */
+    private final LongObjectHashMap<RpcRequest> serving = new LongObjectHashMap<>();
+    /** Requests being served, one-way ones included: the limit counts these. */
+    private int inFlight;
+    private boolean closed;
+
+    RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
+            RpcConnection connection) {
+        this.session = session;
+        this.config = config;
+        this.router = router;
+        this.metrics = metrics;
+        this.connection = connection;
+    }
+
+    void onRequest(Envelope request) {
+        long id = request.getId();
+        boolean oneWay = request.getKind() == Kind.ONE_WAY;
+        // Checked on the bytes first: a name is a map key and may become a meter tag.
+        int methodBytes = request.getMethodBytes().size();
+        if (methodBytes == 0 || methodBytes > MAX_METHOD_BYTES || request.getMethod().length() > RpcConfig.MAX_METHOD_LENGTH) {
+            refuse(id, oneWay, RpcMetrics.UNKNOWN_METHOD, RpcStatus.INVALID_ARGUMENT, "method: " + methodBytes
+                    + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
+            return;
+        }
+        String method = request.getMethod();
+        if (method.equals(RpcConnection.PING)) {
+            // A keepalive: answered here, by either end, and not counted as a call.
+            if (!oneWay) {
+                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).build());
+            }
+            return;
+        }
+        String tag = router.meterTag(method);
+        if (inFlight >= config.maxInFlight()) {
+            refuse(id, oneWay, tag, RpcStatus.RESOURCE_EXHAUSTED,
+                    "requests in flight: " + inFlight + " (limit: " + config.maxInFlight() + ")");
+            return;
+        }
+        if (!oneWay && serving.containsKey(id)) {
+            refuse(id, false, tag, RpcStatus.INVALID_ARGUMENT, "id: " + id + " (expected: one not in flight)");
+            return;
+        }
+        if (request.getPayload().size() > config.maxPayload()) {
+            refuse(id, oneWay, tag, RpcStatus.RESOURCE_EXHAUSTED,
+                    "payload: " + request.getPayload().size() + " bytes (limit: " + config.maxPayload() + ")");
+            return;
+        }
+        long now = System.nanoTime();
+        long deadline = request.getTimeoutMicros() == 0 ? 0 : now + timeoutNanos(request.getTimeoutMicros());
+        RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, connection);
+        if (!oneWay) {
+            serving.put(id, served);
+        }
+        inFlight++;
+        metrics.started();
+        CompletionStage<ByteString> answer;
+        try {
+            answer = router.route(served);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        // An answer given while its request's read batch runs is held in check by backpressure on reading; a
+        // later one (forwarded, or from an executor) is not, so it is checked against the caller's reading.
+        boolean late = !(answer instanceof CompletableFuture<?> f && f.isDone());
+        answer.whenComplete((payload, error) -> {
+            EventLoop loop = session.eventLoop();
+            if (loop.inEventLoop()) {
+                answered(id, oneWay, served, tag, now, payload, error, late);
+            } else {
+                loop.execute(() -> answered(id, oneWay, served, tag, now, payload, error, late));
+            }
+        });
+    }
+
+    /** The caller no longer waits for request {@code id}: its handler hears of it. */
+    void onCancel(long id) {
+        RpcRequest request = serving.get(id);
+        if (request != null) {
+            request.cancel();
+        }
+    }
+
+    /**
+     * A request's {@code timeout_micros} in nanoseconds, at most {@link RpcConfig#MAX_TIMEOUT}: the field is
+     * unsigned 64-bit, so above 2^63 it reads negative, and above 2^53 it would overflow as nanoseconds.
+     */
+    static long timeoutNanos(long timeoutMicros) {
+        long max = RpcConfig.MAX_TIMEOUT.toNanos();
+        return timeoutMicros < 0 || timeoutMicros > max / 1000 ? max : timeoutMicros * 1000;
+    }
+
+    private void refuse(long id, boolean oneWay, String tag, RpcStatus status, String message) {
+        metrics.started();
+        metrics.finished(tag, status, 0);
+        if (!oneWay) {
+            respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).setStatus(status.code()).setMessage(message)
+                    .build());
+        }
+    }
+
+    private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, ByteString payload,
+            Throwable error, boolean late) {
+        if (!oneWay) {
+            serving.remove(id);
+        }
+        inFlight--;
+        request.answered();
+        Envelope.Builder response = Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE);
+        RpcStatus status;
+        if (error == null) {
+            status = RpcStatus.OK;
+            response.setPayload(payload == null ? ByteString.EMPTY : payload);
+        } else {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof RpcException e) {
+                status = e.status();
+                response.setMessage(truncate(e.detail()));
+            } else {
+                status = RpcStatus.INTERNAL;
+                response.setMessage(truncate(cause.toString()));
+            }
+            response.setStatus(status.code());
+        }
+        if (status == RpcStatus.OK && payload != null && payload.size() > config.maxPayload()) {
+            status = RpcStatus.RESOURCE_EXHAUSTED;
+            response.clearPayload().setStatus(status.code())
+                    .setMessage("answer payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")");
+        } else if (late && !oneWay && !session.isWritable() && payload != null && !payload.isEmpty()) {
+            // The caller is not reading its answers: they would queue here without bound (calls in flight times
+            // payload). It gets the status, which is small, instead of the payload.
+            status = RpcStatus.RESOURCE_EXHAUSTED;
+            response.clearPayload().setStatus(status.code()).setMessage("answer of " + payload.size()
+                    + " bytes not sent: the caller is not reading its answers");
+        }
+        metrics.finished(tag, status, System.nanoTime() - startNanos);
+        if (!oneWay) {
+            respond(response.build());
+        }
+    }
+
+    private void respond(Envelope response) {
+        if (!closed) {
+            session.send(EnvelopeCodec.encode(response, session));
+        }
+    }
+
+    private static String truncate(String message) {
+        return message.length() <= RpcConfig.MAX_METHOD_LENGTH ? message : message.substring(0, RpcConfig.MAX_METHOD_LENGTH);
+    }
+
+    /** Requests being served now, one-way ones included. */
+    int serving() {
+        return inFlight;
+    }
+
+    /** The connection is gone: the handlers of requests still being served hear that nobody waits. */
+    void connectionLost() {
+        closed = true;
+        for (RpcRequest request : new ArrayList<>(serving.values())) {
+            request.cancel();
+        }
+    }
+}

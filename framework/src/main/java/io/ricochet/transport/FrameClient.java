@@ -1,0 +1,339 @@
+package io.ricochet.transport;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.ricochet.codec.FrameDecoder;
+import io.ricochet.config.LengthField;
+import io.ricochet.config.TransportKind;
+import io.ricochet.internal.Checks;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportCounters;
+import io.ricochet.metrics.TransportMeters;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Connects to framed servers. Each connection runs the server's codec and session handler, so a
+ * client {@link FrameHandler} sees the same {@link FrameSession}: {@link #connect(InetSocketAddress, FrameHandler)}.
+ * For one reply per request, {@link #connect(InetSocketAddress)} gives a {@link FrameExchange} whose
+ * {@code request} returns the reply as a future. It needs no registry: meters are counted only when
+ * one is given.
+ *
+ * <pre>{@code
+ * try (FrameClient client = FrameClient.builder().build()) {
+ *     FrameExchange echo = client.connect(new InetSocketAddress("127.0.0.1", 7000)).join();
+ *     ByteBuf reply = echo.request(Unpooled.copiedBuffer("hello", UTF_8)).join();
+ * }
+ * }</pre>
+ */
+public final class FrameClient implements AutoCloseable {
+    private final LengthField lengthField;
+    private final int maxFrame;
+    private final EventLoops loops;
+    private final boolean ownsLoops;
+    private final int connectTimeoutMillis;
+    private final PipelineCustomizer customizer;
+    private final TransportCounters counters;
+    private final TransportMeters meters;
+    private final AtomicInteger open = new AtomicInteger();
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+
+    private FrameClient(Builder b) {
+        this.lengthField = b.lengthField;
+        this.maxFrame = b.maxFrame != null ? b.maxFrame : b.lengthField.defaultMaxFrame();
+        Checks.inRange("maxFrame", maxFrame, 1, lengthField.largestMaxFrame());
+        this.ownsLoops = b.loops == null;
+        this.loops = b.loops != null ? b.loops : EventLoops.create(b.transport, b.ioThreads, b.name + "-io");
+        this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.connectTimeout.toMillis());
+        this.customizer = b.customizer;
+        this.meters = b.registry == null ? null
+                : TransportMeters.register(b.registry, b.name, b.protocolTag, "client", loops.kind().label(), open::get);
+        this.counters = meters == null ? TransportCounters.NONE : meters;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The event loops the connections run on (to share with other clients or servers). */
+    public EventLoops eventLoops() {
+        return loops;
+    }
+
+    public int maxFrame() {
+        return maxFrame;
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return open.get();
+    }
+
+    /**
+     * Connects to {@code remote} and serves the connection with {@code handler}, which may keep state:
+     * it serves only this connection. Completes with the session once connected, or fails with the
+     * connect failure.
+     */
+    public CompletableFuture<FrameSession> connect(InetSocketAddress remote, FrameHandler handler) {
+        Checks.notNull("handler", handler);
+        CompletableFuture<FrameSession> session = new CompletableFuture<>();
+        FrameHandler opening = new FrameHandler() {
+            @Override
+            public void sessionOpened(FrameSession s) {
+                handler.sessionOpened(s);
+                session.complete(s);
+            }
+
+            @Override
+            public void onFrame(FrameSession s, ByteBuf body) {
+                handler.onFrame(s, body);
+            }
+
+            @Override
+            public boolean owesReplies(FrameSession s) {
+                return handler.owesReplies(s);
+            }
+
+            @Override
+            public void writabilityChanged(FrameSession s) {
+                handler.writabilityChanged(s);
+            }
+
+            @Override
+            public void sessionClosed(FrameSession s) {
+                handler.sessionClosed(s);
+            }
+        };
+        ChannelFuture connected = bootstrap(null).handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters);
+                customizer.customize(ch);
+            }
+        }).connect(remote);
+        track(connected, session);
+        return session;
+    }
+
+    /** Connects to {@code remote} for request and reply: each frame sent gets the next frame received as its reply. */
+    public CompletableFuture<FrameExchange> connect(InetSocketAddress remote) {
+        FrameExchange exchange = new FrameExchange();
+        return connect(remote, exchange).thenApply(session -> exchange);
+    }
+
+    /**
+     * The bare connection, for clients that keep their own per-frame state on the hot path (the load
+     * generator): the framework's decoder in front of {@code frames}, which receives each frame's body
+     * (a {@link ByteBuf} it must release) and writes whole frames, length field included, itself.
+     *
+     * @param local the source address to bind, or null for any
+     * @param loop  the event loop to run on (one of {@link #eventLoops()}), or null for the next one
+     */
+    public ChannelFuture connect(InetSocketAddress remote, InetSocketAddress local, EventLoop loop, ChannelHandler frames) {
+        ChannelFuture connected = bootstrap(loop).handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(PipelineCustomizer.DECODER,
+                        new FrameDecoder(lengthField, maxFrame, new ConnectionStats(counters)));
+                ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
+                customizer.customize(ch);
+            }
+        }).connect(remote, local);
+        track(connected, null);
+        return connected;
+    }
+
+    private Bootstrap bootstrap(EventLoop loop) {
+        return new Bootstrap().group(loop != null ? loop : loops.group().next())
+                .channel(loops.transport().socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
+    }
+
+    private void track(ChannelFuture connected, CompletableFuture<FrameSession> session) {
+        Channel ch = connected.channel();
+        channels.add(ch);
+        connected.addListener(f -> {
+            if (f.isSuccess()) {
+                open.incrementAndGet();
+                ch.closeFuture().addListener(c -> {
+                    open.decrementAndGet();
+                    channels.remove(ch);
+                });
+            } else {
+                channels.remove(ch);
+                if (session != null) {
+                    session.completeExceptionally(f.cause());
+                }
+            }
+        });
+    }
+
+    /** Closes every connection (replies owed are flushed), then the event loops if this client made them, and its meters. */
+    @Override
+    public void close() {
+        for (Channel ch : Set.copyOf(channels)) {
+            FrameSession session = ch.pipeline().get(TcpSessionHandler.class);
+            if (session != null) {
+                session.close();
+            } else {
+                ch.close();
+            }
+        }
+        for (Channel ch : Set.copyOf(channels)) {
+            ch.closeFuture().awaitUninterruptibly(FrameClientInitializer.MAX_CLOSE_NANOS / 1_000_000);
+        }
+        if (ownsLoops) {
+            loops.close();
+        }
+        if (meters != null) {
+            meters.close();
+        }
+    }
+
+    /**
+     * One connection used for request and reply: each {@link #request} is answered by the next frame
+     * received, in order. Futures complete on the connection's event loop; release the replies.
+     */
+    public static final class FrameExchange implements FrameHandler {
+        private final ArrayDeque<CompletableFuture<ByteBuf>> waiting = new ArrayDeque<>();
+        private volatile FrameSession session;
+
+        FrameExchange() {
+        }
+
+        @Override
+        public void sessionOpened(FrameSession s) {
+            this.session = s;
+        }
+
+        /** Sends {@code body} (taking ownership) and completes with the reply's body, or fails if the connection closes first. */
+        public CompletableFuture<ByteBuf> request(ByteBuf body) {
+            CompletableFuture<ByteBuf> reply = new CompletableFuture<>();
+            FrameSession s = session;
+            EventLoop loop = s.eventLoop();
+            if (loop.inEventLoop()) {
+                send(s, body, reply);
+            } else {
+                loop.execute(() -> send(s, body, reply));
+            }
+            return reply;
+        }
+
+        private void send(FrameSession s, ByteBuf body, CompletableFuture<ByteBuf> reply) {
+            waiting.add(reply);
+            s.send(body, null);
+        }
+
+        @Override
+        public void onFrame(FrameSession s, ByteBuf body) {
+            CompletableFuture<ByteBuf> reply = waiting.poll();
+            if (reply == null || !reply.complete(body)) {
+                body.release();
+            }
+        }
+
+        @Override
+        public boolean owesReplies(FrameSession s) {
+            return false;
+        }
+
+        @Override
+        public void sessionClosed(FrameSession s) {
+            CompletableFuture<ByteBuf> reply;
+            while ((reply = waiting.poll()) != null) {
+                reply.completeExceptionally(new java.io.IOException("connection to " + s.remoteAddress() + " closed"));
+            }
+        }
+
+        /** The connection's session, for {@code close()} and the rest. */
+        public FrameSession session() {
+            return session;
+        }
+
+        /** Flushes what was sent, then closes. */
+        public void close() {
+            session.close();
+        }
+    }
+
+    /** Builds a {@link FrameClient}. */
+    public static final class Builder {
+        private LengthField lengthField = LengthField.TWO;
+        private Integer maxFrame;
+        private EventLoops loops;
+        private TransportKind transport = TransportKind.AUTO;
+        private int ioThreads = 1;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+        private MeterRegistry registry;
+        private String name = "ricochet-client";
+        private String protocolTag = Protocol.TCP.tag();
+
+        private Builder() {
+        }
+
+        public Builder lengthField(LengthField lengthField) {
+            this.lengthField = Checks.notNull("lengthField", lengthField);
+            return this;
+        }
+
+        /** The largest frame accepted from the server; by default the length field's default. */
+        public Builder maxFrame(int maxFrame) {
+            this.maxFrame = maxFrame;
+            return this;
+        }
+
+        /** Runs on {@code loops}, which the caller owns, instead of loops of its own. */
+        public Builder eventLoops(EventLoops loops) {
+            this.loops = Checks.notNull("loops", loops);
+            return this;
+        }
+
+        /** The I/O transport and thread count of loops of its own (AUTO and 1 by default). */
+        public Builder transport(TransportKind transport, int ioThreads) {
+            this.transport = Checks.notNull("transport", transport);
+            this.ioThreads = Checks.inRange("ioThreads", ioThreads, 0, 1024);
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = Checks.positive("connectTimeout", connectTimeout);
+            return this;
+        }
+
+        public Builder pipeline(PipelineCustomizer customizer) {
+            this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /** Counts into {@code registry}, tagged {@code name}, the protocol tag and {@code role=client}. */
+        public Builder meterRegistry(MeterRegistry registry, String name) {
+            this.registry = Checks.notNull("registry", registry);
+            this.name = Checks.notNull("name", name);
+            return this;
+        }
+
+        /** The {@code protocol} tag of the meters: {@code tcp}, or a layer's own ({@code rpc}). */
+        public Builder protocolTag(String tag) {
+            this.protocolTag = Checks.notNull("tag", tag);
+            return this;
+        }
+
+        public FrameClient build() {
+            return new FrameClient(this);
+        }
+    }
+}
