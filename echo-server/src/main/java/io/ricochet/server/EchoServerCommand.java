@@ -15,13 +15,14 @@ import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.rpc.bench.BenchMethods;
-import io.ricochet.transport.Protocol;
+import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -114,27 +115,30 @@ final class EchoServerCommand implements Callable<Integer> {
                     + budget.limit() + " are refused");
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        EventLoops loops;
+        try {
+            // One group, sized to the cores (or --io-threads), for the TCP, UDP and RPC listeners alike.
+            loops = EventLoops.create(transport, ioThreads, "echo-io");
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("echo-server: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        }
         try (JvmProcessMetrics jvmMetrics = new JvmProcessMetrics()) {
             jvmMetrics.bindTo(registry);
-            RicochetServer server;
-            try {
-                server = RicochetServer.start(config, new ReverseEchoHandler(), registry, Protocol.TCP.tag(), budget);
-            } catch (ServerStartException e) {
-                spec.commandLine().getErr().println("echo-server: " + e.getMessage());
-                return ExitCodes.FAILURE;
+            RicochetServer server = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
+                    .eventLoops(loops, false).meterRegistry(registry).name("echo").connectionBudget(budget).build();
+            RpcServer rpc = null;
+            if (rpcConfig != null) {
+                RpcDispatcher methods = new RpcDispatcher();
+                new BenchMethods().registerOn(methods);
+                rpc = RpcServer.builder().config(rpcConfig).dispatcher(methods).agent(true).eventLoops(loops, false)
+                        .meterRegistry(registry).name("rpc").connectionBudget(budget).build();
             }
             MetricsEndpoint metrics = null;
-            RpcServer rpc = null;
             try {
-                if (rpcConfig != null) {
-                    try {
-                        RpcDispatcher methods = new RpcDispatcher();
-                        new BenchMethods().registerOn(methods);
-                        rpc = RpcServer.start(rpcConfig, RpcConfig.DEFAULTS, methods, registry, budget);
-                    } catch (ServerStartException e) {
-                        spec.commandLine().getErr().println("echo-server: " + e.getMessage());
-                        return ExitCodes.FAILURE;
-                    }
+                server.startAndAwait();
+                if (rpc != null) {
+                    rpc.startAndAwait();
                 }
                 if (metricsPort != ServerConfig.DISABLED) {
                     metrics = MetricsEndpoint.start(host, metricsPort, registry);
@@ -153,17 +157,18 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 out.flush();
                 shutdown.await();
-            } catch (IllegalStateException e) {
+            } catch (ServerStartException | IllegalStateException e) {
                 spec.commandLine().getErr().println("echo-server: " + e.getMessage());
                 return ExitCodes.FAILURE;
             } finally {
-                server.close();
-                if (rpc != null) {
-                    rpc.close();
-                }
+                // Both drain at once, then the loops they share stop.
+                CompletableFuture<Void> echoStopped = server.stop();
+                CompletableFuture<Void> rpcStopped = rpc == null ? CompletableFuture.completedFuture(null) : rpc.stop();
+                CompletableFuture.allOf(echoStopped, rpcStopped).join();
                 if (metrics != null) {
                     metrics.close();
                 }
+                loops.close();
             }
         }
         return ExitCodes.OK;

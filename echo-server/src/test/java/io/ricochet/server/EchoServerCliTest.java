@@ -73,11 +73,11 @@ class EchoServerCliTest {
             HttpResponse<String> scrape = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"tcp\"} 1.0"));
-            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"udp\"} 1.0"));
-            assertTrue(scrape.body().contains("ricochet_frames_sent_total{transport=\"rpc\"} 2.0"), scrape.body());
+            assertTrue(framesSent(scrape.body(), "echo", "tcp") == 1.0);
+            assertTrue(framesSent(scrape.body(), "echo", "udp") == 1.0);
+            assertTrue(framesSent(scrape.body(), "rpc", "rpc") == 2.0, scrape.body());
             assertTrue(scrape.body().contains(
-                    "ricochet_rpc_server_requests_seconds_count{method=\"bench.update\",status=\"OK\"} 1"), scrape.body());
+                    "ricochet_rpc_server_requests_seconds_count{method=\"bench.update\",name=\"rpc\",status=\"OK\"} 1"), scrape.body());
 
             assertEquals(0, server.terminate(), server.stderr());
             assertTrue(server.stderr().contains("shut down"), server.stderr());
@@ -168,5 +168,12 @@ class EchoServerCliTest {
             assertEquals(1, named.size(), server.stderr());
             assertTrue(named.get(0).contains("open-file limit"), named.get(0));
         }
+    }
+
+    /** {@code ricochet_frames_sent_total} of the listener {@code name} and {@code protocol}, whatever its I/O transport. */
+    private static double framesSent(String scrape, String name, String protocol) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("ricochet_frames_sent_total\\{io=\"[a-z_]+\",name=\""
+                + name + "\",protocol=\"" + protocol + "\",role=\"server\"} (\\S+)").matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 }

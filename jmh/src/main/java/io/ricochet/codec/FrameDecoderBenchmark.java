@@ -43,7 +43,7 @@ public class FrameDecoderBenchmark extends BenchmarkBase {
         wire = Wire.frames(width, body, frames, SEED);
         LengthField field = LengthField.ofWidth(width);
         ConnectionStats stats = new ConnectionStats(
-                TransportMeters.register(new CompositeMeterRegistry(), "tcp", () -> 0));
+                TransportMeters.register(new CompositeMeterRegistry(), "bench", "tcp", "server", "nio", () -> 0));
         channel = new EmbeddedChannel(new FrameDecoder(field, field.largestMaxFrame(), stats));
     }
 

@@ -11,6 +11,7 @@ import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.jmh.BenchmarkBase;
 import io.ricochet.jmh.Wire;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.TcpChannelInitializer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -45,8 +46,10 @@ public class EchoPipelineBenchmark extends BenchmarkBase {
         MeterRegistry registry = meters.equals("prometheus") ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
                 : new CompositeMeterRegistry();
         ServerConfig config = ServerConfig.builder().build();
-        channel = new EmbeddedChannel(new TcpChannelInitializer(config, new ReverseEchoHandler(),
-                TransportMeters.register(registry, "tcp", () -> 0), new ConnectionRegistry(Integer.MAX_VALUE)));
+        ReverseEchoHandler handler = new ReverseEchoHandler();
+        channel = new EmbeddedChannel(new TcpChannelInitializer(config, () -> handler,
+                TransportMeters.register(registry, "bench", "tcp", "server", "nio", () -> 0),
+                new ConnectionRegistry(Integer.MAX_VALUE), PipelineCustomizer.NONE));
         wire = Wire.frames(2, size, FRAMES, SEED);
     }
 

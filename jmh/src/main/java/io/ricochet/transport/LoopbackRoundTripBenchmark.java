@@ -1,6 +1,5 @@
 package io.ricochet.transport;
 
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
@@ -52,8 +51,8 @@ public class LoopbackRoundTripBenchmark extends BenchmarkBase {
         if (!IoTransport.isAvailable(kind)) {
             throw new IllegalStateException(transport + " is not available here");
         }
-        server = RicochetServer.start(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
-                .transport(kind).build(), new ReverseEchoHandler(), new CompositeMeterRegistry());
+        server = RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
+                .transport(kind).build()).handler(new ReverseEchoHandler()).build().startAndAwait();
         frame = new byte[2 + size];
         frame[0] = (byte) (size >>> 8);
         frame[1] = (byte) size;

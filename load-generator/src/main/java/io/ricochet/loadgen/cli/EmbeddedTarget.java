@@ -8,10 +8,10 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
-import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.rpc.bench.BenchMethods;
+import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.RicochetServer;
 import java.net.URI;
 import java.time.Duration;
@@ -26,6 +26,7 @@ final class EmbeddedTarget implements AutoCloseable {
     private final RicochetServer server;
     private final RpcServer rpc;
     private final MetricsEndpoint metrics;
+    private final EventLoops loops;
 
     EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc) {
         jvm.bindTo(registry);
@@ -33,12 +34,16 @@ final class EmbeddedTarget implements AutoCloseable {
                 .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
                 .ioThreads(ioThreads).idleTimeout(idleTimeout).transport(TransportKind.AUTO)
                 .build();
-        server = RicochetServer.start(config, new ReverseEchoHandler(), registry);
+        // As the echo server runs them: its listeners on one group of event loops.
+        loops = EventLoops.create(TransportKind.AUTO, ioThreads, "embedded-io");
+        server = RicochetServer.builder().config(config).handler(new ReverseEchoHandler()).eventLoops(loops, false)
+                .meterRegistry(registry).name("echo").build().startAndAwait();
         if (withRpc) {
             RpcDispatcher methods = new RpcDispatcher();
             new BenchMethods().registerOn(methods);
-            rpc = RpcServer.start(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build(), RpcConfig.DEFAULTS,
-                    methods, registry);
+            rpc = RpcServer.builder().config(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build())
+                    .dispatcher(methods).agent(true).eventLoops(loops, false).meterRegistry(registry).name("rpc").build()
+                    .startAndAwait();
         } else {
             rpc = null;
         }
@@ -72,6 +77,7 @@ final class EmbeddedTarget implements AutoCloseable {
             rpc.close();
         }
         metrics.close();
+        loops.close();
         jvm.close();
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.loadgen.distributed.proto.Assignment;
@@ -84,10 +83,10 @@ public final class Controller implements AutoCloseable {
         // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
         // between reports): each connection may hold a partial report, so strangers must not pile up.
         Duration idle = max(settings.startTimeout(), settings.stallTimeout()).plusMinutes(1);
-        this.endpoint = RpcServer.start(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
-                .udpPort(ServerConfig.DISABLED).ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle)
-                .maxConnections(2 * workers.length + 16).build(),
-                RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build(), methods, new SimpleMeterRegistry());
+        this.endpoint = RpcServer.builder().config(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
+                .ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * workers.length + 16).build())
+                .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).dispatcher(methods).name("coordination")
+                .build().startAndAwait();
     }
 
     /**

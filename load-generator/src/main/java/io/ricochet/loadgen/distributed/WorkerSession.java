@@ -2,7 +2,6 @@ package io.ricochet.loadgen.distributed;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.distributed.proto.Assignment;
 import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
@@ -39,7 +38,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
     private final int index;
     private final PrintStream log;
     private final RpcClients group = RpcClients.create(RpcClientConfig.builder()
-            .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).build(), new SimpleMeterRegistry());
+            .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).build(), null);
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile boolean stop;
     private volatile String summaryJson = "";

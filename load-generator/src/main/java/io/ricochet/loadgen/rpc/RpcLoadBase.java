@@ -1,7 +1,6 @@
 package io.ricochet.loadgen.rpc;
 
 import com.google.protobuf.ByteString;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
@@ -27,7 +26,7 @@ abstract class RpcLoadBase implements RpcWorkload {
     void openGroup(int maxInFlight) {
         RpcConfig rpc = RpcConfig.builder().maxInFlight(maxInFlight).defaultTimeout(spec.timeout()).build();
         group = RpcClients.create(RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads())
-                .build(), new SimpleMeterRegistry());
+                .build(), null);
     }
 
     /** The fixed body of client or pair {@code index}, derived from the seed. */

@@ -1,22 +1,14 @@
 package io.ricochet.loadgen.scenario;
 
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
-import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -34,26 +26,25 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class CrrLoad implements Load {
     private final LoadSpec spec;
     private final IoTransport io;
-    private final MultiThreadIoEventLoopGroup group;
+    private final FrameClient frames;
     private final List<EventLoop> loops = new ArrayList<>();
     private final RunStats stats;
     private final Payload payload;
-    private final TransportMeters detachedMeters;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private volatile boolean sending = true;
 
     public CrrLoad(LoadSpec spec) {
         this.spec = spec;
-        this.io = IoTransport.resolve(spec.transport());
-        int threads = spec.ioThreads() == 0 ? Runtime.getRuntime().availableProcessors() : spec.ioThreads();
-        this.group = io.newEventLoopGroup(threads, "loadgen-crr");
-        for (EventExecutor e : group) {
+        this.frames = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
+                .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
+                .connectTimeout(spec.timeout()).build();
+        this.io = frames.eventLoops().transport();
+        for (EventExecutor e : frames.eventLoops().group()) {
             loops.add((EventLoop) e);
         }
         this.stats = new RunStats(loops.size());
         this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
-        this.detachedMeters = TransportMeters.register(new CompositeMeterRegistry(), "client", () -> 0);
     }
 
     @Override
@@ -68,18 +59,14 @@ public final class CrrLoad implements Load {
     private final class Worker {
         private final long id;
         private final int loop;
-        private final Bootstrap bootstrap;
+        private final InetSocketAddress local;
         private long seq;
 
         Worker(long id, int loop) {
             this.id = id;
             this.loop = loop;
-            this.bootstrap = new Bootstrap().group(loops.get(loop)).channel(io.socketChannel())
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()));
-            if (!spec.sourceAddresses().isEmpty()) {
-                bootstrap.localAddress(new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0));
-            }
+            this.local = spec.sourceAddresses().isEmpty() ? null
+                    : new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0);
         }
 
         void next() {
@@ -91,13 +78,7 @@ public final class CrrLoad implements Load {
             active.incrementAndGet();
             stats.sent.increment();
             Transaction tx = new Transaction(this, s, begin);
-            bootstrap.clone().handler(new ChannelInitializer<Channel>() {
-                @Override
-                protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(new FrameDecoder(spec.lengthField(), spec.lengthField().largestMaxFrame(),
-                            new ConnectionStats(detachedMeters)), tx);
-                }
-            }).connect(spec.target()).addListener(f -> {
+            frames.connect(spec.target(), local, loops.get(loop), tx).addListener(f -> {
                 if (!f.isSuccess()) {
                     stats.connectFailures.increment();
                     tx.finish(false, false);
@@ -238,6 +219,6 @@ public final class CrrLoad implements Load {
     @Override
     public void close() {
         sending = false;
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        frames.close();
     }
 }

@@ -1,20 +1,15 @@
 package io.ricochet.loadgen.scenario;
 
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
-import io.ricochet.codec.FrameDecoder;
 import io.ricochet.loadgen.stats.RunStats;
-import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.TransportMeters;
+import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
 import io.ricochet.transport.Protocol;
 import java.net.InetSocketAddress;
@@ -37,11 +32,10 @@ public final class EchoLoad implements Load {
 
     private final LoadSpec spec;
     private final IoTransport io;
-    private final MultiThreadIoEventLoopGroup group;
+    private final FrameClient frames;
     private final List<LoopDriver> drivers = new ArrayList<>();
     private final RunStats stats;
     private final Payload payload;
-    private final TransportMeters detachedMeters;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicLong started = new AtomicLong();
@@ -54,17 +48,16 @@ public final class EchoLoad implements Load {
 
     public EchoLoad(LoadSpec spec) {
         this.spec = spec;
-        this.io = IoTransport.resolve(spec.transport());
-        int threads = spec.ioThreads() == 0 ? Runtime.getRuntime().availableProcessors() : spec.ioThreads();
-        this.group = io.newEventLoopGroup(threads, "loadgen-io");
+        this.frames = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
+                .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
+                .connectTimeout(spec.timeout()).build();
+        this.io = frames.eventLoops().transport();
         int i = 0;
-        for (EventExecutor executor : group) {
+        for (EventExecutor executor : frames.eventLoops().group()) {
             drivers.add(new LoopDriver((EventLoop) executor, i++));
         }
         this.stats = new RunStats(drivers.size());
         this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
-        // The decoder counts into meters; the generator's own figures live in RunStats, so these go nowhere.
-        this.detachedMeters = TransportMeters.register(new CompositeMeterRegistry(), "client", () -> 0);
     }
 
     public LoadSpec spec() {
@@ -135,32 +128,18 @@ public final class EchoLoad implements Load {
 
     private void connect(long id) {
         LoopDriver driver = drivers.get(driverCursor++ % drivers.size());
-        Bootstrap bootstrap = new Bootstrap().group(driver.loop());
-        if (spec.protocol() == Protocol.TCP) {
-            bootstrap.channel(io.socketChannel())
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
-                    .handler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(
-                                    new FrameDecoder(spec.lengthField(), spec.lengthField().largestMaxFrame(),
-                                            new ConnectionStats(detachedMeters)),
-                                    new TcpLoadHandler(EchoLoad.this, driver, id));
-                        }
-                    });
-        } else {
-            bootstrap.channel(io.datagramChannel())
-                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
-                    .handler(new UdpLoadHandler(this, driver, id));
-        }
+        InetSocketAddress local = spec.sourceAddresses().isEmpty() ? null
+                : new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0);
         long begin = System.nanoTime();
         ChannelFuture future;
-        if (spec.sourceAddresses().isEmpty()) {
-            future = bootstrap.connect(spec.target());
+        if (spec.protocol() == Protocol.TCP) {
+            // The framework's client and decoder; the generator writes whole frames itself, for its per-request state.
+            future = frames.connect(spec.target(), local, driver.loop(), new TcpLoadHandler(this, driver, id));
         } else {
-            var source = spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size()));
-            future = bootstrap.connect(spec.target(), new InetSocketAddress(source, 0));
+            Bootstrap bootstrap = new Bootstrap().group(driver.loop()).channel(io.datagramChannel())
+                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
+                    .handler(new UdpLoadHandler(this, driver, id));
+            future = local == null ? bootstrap.connect(spec.target()) : bootstrap.connect(spec.target(), local);
         }
         Channel ch = future.channel();
         channels.add(ch);
@@ -249,6 +228,6 @@ public final class EchoLoad implements Load {
         for (Channel ch : List.copyOf(channels)) {
             ch.close().awaitUninterruptibly(1000);
         }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        frames.close();
     }
 }

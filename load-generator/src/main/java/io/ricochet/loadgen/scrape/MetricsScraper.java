@@ -45,8 +45,9 @@ public final class MetricsScraper {
                 case "process_memory_rss_bytes" -> rss = value(line);
                 case "ricochet_connections_active" -> active = add(active, value(line));
                 case "ricochet_frames_sent_total" -> {
-                    // The echo transports only: an RPC port's frames are requests of another kind.
-                    if (line.contains("transport=\"tcp\"") || line.contains("transport=\"udp\"")) {
+                    // The echo protocols of servers only: an RPC port's frames are requests of another kind.
+                    if (line.contains("role=\"server\"")
+                            && (line.contains("protocol=\"tcp\"") || line.contains("protocol=\"udp\""))) {
                         framesSent = add(framesSent, value(line));
                     }
                 }

@@ -16,8 +16,9 @@ final class FaultyServers {
     }
 
     static RicochetServer start(FrameHandler handler) {
-        return RicochetServer.start(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
-                .transport(TransportKind.NIO).build(), handler, new SimpleMeterRegistry());
+        return RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
+                .transport(TransportKind.NIO).build()).handler(handler).meterRegistry(new SimpleMeterRegistry()).build()
+                .startAndAwait();
     }
 
     /** Flips one byte of every 100th reply. */
@@ -53,9 +54,19 @@ final class FaultyServers {
         };
     }
 
-    /** Takes every frame and never answers. */
+    /** Takes every frame and never answers, and owes nothing for it: a stop does not wait for it. */
     static FrameHandler silent() {
-        return (session, body) -> body.release();
+        return new FrameHandler() {
+            @Override
+            public void onFrame(io.ricochet.transport.FrameSession session, ByteBuf body) {
+                body.release();
+            }
+
+            @Override
+            public boolean owesReplies(io.ricochet.transport.FrameSession session) {
+                return false;
+            }
+        };
     }
 
     static String target(RicochetServer server) {

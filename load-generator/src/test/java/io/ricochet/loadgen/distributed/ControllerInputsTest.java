@@ -239,7 +239,7 @@ class ControllerInputsTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            byte[] body = "ricochet_frames_sent_total{transport=\"tcp\"} 1.0\n".getBytes(StandardCharsets.UTF_8);
+            byte[] body = "ricochet_frames_sent_total{io=\"epoll\",name=\"echo\",protocol=\"tcp\",role=\"server\"} 1.0\n".getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
