@@ -14,7 +14,7 @@ import io.ricochet.metrics.MetricsEndpoint;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
-import io.ricochet.rpc.bench.BenchMethods;
+import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.ricochet.rpc.bench.BenchMethods;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +14,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class RpcAgentTest {
-    private static final RpcHandler REVERSE = RpcHandler.sync(BenchMethods::reverse);
+    private static final RpcHandler REVERSE = RpcHandler.sync(TestMethods::reverse);
 
     @Test
     void registeredUriIsServedByItsOwnerUntilUnregistered() {
@@ -49,12 +48,12 @@ class RpcAgentTest {
     @Test
     void aUriOwnedByAnotherLiveClientIsAlreadyExists() {
         try (RpcFixture f = new RpcFixture()) {
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient first = f.client();
             RpcClient second = f.client();
             await(first.serve("svc/d", REVERSE));
             assertEquals(RpcStatus.ALREADY_EXISTS, failure(second.serve("svc/d", REVERSE)));
-            assertEquals(RpcStatus.ALREADY_EXISTS, failure(second.serve(BenchMethods.UPDATE, REVERSE)));
+            assertEquals(RpcStatus.ALREADY_EXISTS, failure(second.serve(TestMethods.UPDATE, REVERSE)));
             assertEquals(RpcStatus.NOT_FOUND, failure(second.unserve("svc/d")));
             // The loser's failed attempt changed nothing: the first owner still answers.
             assertEquals("zyx", await(second.call("svc/d", bytes("xyz"))).toStringUtf8());

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.google.protobuf.ByteString;
-import io.ricochet.rpc.bench.BenchMethods;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +28,10 @@ class RpcCallTest {
             f.methods.register("later", request -> {
                 int n = Integer.parseInt(request.payload().toStringUtf8());
                 if (n % 3 == 0) {
-                    return CompletableFuture.completedFuture(BenchMethods.reverse(request.payload()));
+                    return CompletableFuture.completedFuture(TestMethods.reverse(request.payload()));
                 }
                 CompletableFuture<ByteString> answer = new CompletableFuture<>();
-                request.caller().eventLoop().schedule(() -> answer.complete(BenchMethods.reverse(request.payload())),
+                request.caller().eventLoop().schedule(() -> answer.complete(TestMethods.reverse(request.payload())),
                         n % 7, TimeUnit.MILLISECONDS);
                 return answer;
             });
@@ -94,10 +93,10 @@ class RpcCallTest {
     @Test
     void unknownMethodIsNotFoundAndTheConnectionStays() {
         try (RpcFixture f = new RpcFixture()) {
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient client = f.client();
             assertEquals(RpcStatus.NOT_FOUND, failure(client.call("no.such", bytes("x"))));
-            assertEquals("cba", await(client.call(BenchMethods.REVERSE, bytes("abc"))).toStringUtf8());
+            assertEquals("cba", await(client.call(TestMethods.REVERSE, bytes("abc"))).toStringUtf8());
         }
     }
 
@@ -105,11 +104,11 @@ class RpcCallTest {
     void oversizedPayloadIsRefusedOnEitherSide() {
         RpcConfig small = RpcConfig.builder().maxPayload(1000).build();
         try (RpcFixture f = new RpcFixture(small, RpcClientConfig.builder().build())) {
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient client = f.client();
             ByteString big = ByteString.copyFrom(new byte[1001]);
-            assertEquals(RpcStatus.RESOURCE_EXHAUSTED, failure(client.call(BenchMethods.REVERSE, big)));
-            assertEquals("ko", await(client.call(BenchMethods.REVERSE, bytes("ok"))).toStringUtf8());
+            assertEquals(RpcStatus.RESOURCE_EXHAUSTED, failure(client.call(TestMethods.REVERSE, big)));
+            assertEquals("ko", await(client.call(TestMethods.REVERSE, bytes("ok"))).toStringUtf8());
         }
         try (RpcFixture f = new RpcFixture(RpcConfig.DEFAULTS, RpcClientConfig.builder().rpc(small).build())) {
             RpcClient client = f.client();
@@ -124,14 +123,14 @@ class RpcCallTest {
                 throw new IllegalStateException("kaputt");
             });
             f.methods.register("async-boom", request -> CompletableFuture.failedFuture(new ArithmeticException("zero")));
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient client = f.client();
             CompletableFuture<ByteString> call = client.call("boom", bytes("x"));
             assertEquals(RpcStatus.INTERNAL, failure(call));
             String message = call.handle((v, e) -> e.getMessage()).join();
             assertTrue(message.contains("kaputt"), message);
             assertEquals(RpcStatus.INTERNAL, failure(client.call("async-boom", bytes("x"))));
-            assertEquals("21", await(client.call(BenchMethods.REVERSE, bytes("12"))).toStringUtf8());
+            assertEquals("21", await(client.call(TestMethods.REVERSE, bytes("12"))).toStringUtf8());
         }
     }
 
@@ -197,19 +196,19 @@ class RpcCallTest {
     void serverTimersCountByMethodAndStatusWithBoundedMethodTags() {
         RpcConfig twoTags = RpcConfig.builder().maxMethodTags(2).build();
         try (RpcFixture f = new RpcFixture(twoTags, RpcClientConfig.builder().build())) {
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient client = f.client();
             for (int i = 0; i < 3; i++) {
-                await(client.call(BenchMethods.REVERSE, bytes("ab")));
+                await(client.call(TestMethods.REVERSE, bytes("ab")));
             }
             for (int i = 0; i < 5; i++) {
                 failure(client.call("missing." + i, bytes("x")));
             }
-            await(client.call(BenchMethods.UPDATE, ByteString.EMPTY));
-            assertEquals(3L, f.serverRegistry.get(RpcMetrics.SERVER_REQUESTS).tag("method", BenchMethods.REVERSE)
+            await(client.call(TestMethods.UPDATE, ByteString.EMPTY));
+            assertEquals(3L, f.serverRegistry.get(RpcMetrics.SERVER_REQUESTS).tag("method", TestMethods.REVERSE)
                     .tag("status", "OK").timer().count());
             // Methods not served share "unknown", and count as one tag; past the cap of two, served ones share "other".
-            assertEquals(java.util.Set.of(BenchMethods.REVERSE, RpcMetrics.UNKNOWN_METHOD, RpcMetrics.OTHER_METHOD),
+            assertEquals(java.util.Set.of(TestMethods.REVERSE, RpcMetrics.UNKNOWN_METHOD, RpcMetrics.OTHER_METHOD),
                     f.serverRegistry.find(RpcMetrics.SERVER_REQUESTS).timers().stream()
                             .map(t -> t.getId().getTag("method")).collect(java.util.stream.Collectors.toSet()));
             assertEquals(5L, f.serverRegistry.get(RpcMetrics.SERVER_REQUESTS).tag("method", RpcMetrics.UNKNOWN_METHOD)

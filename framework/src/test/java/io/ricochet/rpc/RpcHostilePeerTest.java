@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.Timer;
-import io.ricochet.rpc.bench.BenchMethods;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.rpc.proto.StatusCode;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 /** Regression tests for what hostile RPC peers found: unbounded relay memory, unbounded tags, overflowing deadlines. */
 @Timeout(60)
 class RpcHostilePeerTest {
-    private static final RpcHandler REVERSE = RpcHandler.sync(BenchMethods::reverse);
+    private static final RpcHandler REVERSE = RpcHandler.sync(TestMethods::reverse);
 
     private static Envelope request(long id, String method, ByteString payload, long timeoutMicros) {
         return Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method).setPayload(payload)
@@ -44,7 +43,7 @@ class RpcHostilePeerTest {
     @Test
     void methodNamesAreBoundedAndUnknownOnesNeverBecomeTags() {
         try (RpcFixture f = new RpcFixture()) {
-            new BenchMethods().registerOn(f.methods);
+            TestMethods.registerOn(f.methods);
             RpcClient client = f.client();
             assertEquals(RpcStatus.INVALID_ARGUMENT, failure(client.call("m".repeat(1 << 20), bytes("x"))));
             assertEquals(RpcStatus.INVALID_ARGUMENT, failure(client.call("m".repeat(RpcConfig.MAX_METHOD_LENGTH + 1),
@@ -53,13 +52,13 @@ class RpcHostilePeerTest {
             for (int i = 0; i < 200; i++) {
                 assertEquals(RpcStatus.NOT_FOUND, failure(client.call("missing/" + i, bytes("x"))));
             }
-            await(client.call(BenchMethods.REVERSE, bytes("ab")));
-            assertEquals(Set.of(BenchMethods.REVERSE, RpcMetrics.UNKNOWN_METHOD), serverMethodTags(f));
+            await(client.call(TestMethods.REVERSE, bytes("ab")));
+            assertEquals(Set.of(TestMethods.REVERSE, RpcMetrics.UNKNOWN_METHOD), serverMethodTags(f));
             long refused = f.serverRegistry.find(RpcMetrics.SERVER_REQUESTS).tag("method", RpcMetrics.UNKNOWN_METHOD)
                     .timers().stream().mapToLong(Timer::count).sum();
             assertEquals(203, refused);
             // The connection survives a bad name.
-            assertEquals("ba", await(client.call(BenchMethods.REVERSE, bytes("ab"))).toStringUtf8());
+            assertEquals("ba", await(client.call(TestMethods.REVERSE, bytes("ab"))).toStringUtf8());
         }
     }
 

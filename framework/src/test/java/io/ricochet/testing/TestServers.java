@@ -3,7 +3,6 @@ package io.ricochet.testing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
-import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.transport.FrameHandler;
 import io.ricochet.transport.RicochetServer;
 
@@ -18,7 +17,7 @@ public final class TestServers {
 
     /** A started reverse-echo server counting into {@code registry}. */
     public static RicochetServer echo(ServerConfig config, MeterRegistry registry) {
-        return start(config, new ReverseEchoHandler(), registry);
+        return start(config, new ReverseEcho(), registry);
     }
 
     /** A started server of {@code handler} counting into {@code registry}. */

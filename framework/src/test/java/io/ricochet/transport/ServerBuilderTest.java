@@ -15,7 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
-import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.testing.ReverseEcho;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Meters;
@@ -51,9 +51,9 @@ class ServerBuilderTest {
     void serversShareEventLoopsThatOutliveThemUnlessTheyOwnTheirStop() throws Exception {
         EventLoops loops = EventLoops.create(TransportKind.AUTO, 2, "shared");
         try {
-            RicochetServer a = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+            RicochetServer a = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                     .eventLoops(loops, false).build();
-            RicochetServer b = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+            RicochetServer b = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                     .eventLoops(loops, false).build();
             a.start().get(10, TimeUnit.SECONDS);
             b.start().get(10, TimeUnit.SECONDS);
@@ -62,7 +62,7 @@ class ServerBuilderTest {
             a.stop().get(10, TimeUnit.SECONDS);
             assertFalse(loops.group().isShuttingDown(), "a server does not stop loops it was lent");
             assertEcho(b.tcpAddress());
-            RicochetServer c = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+            RicochetServer c = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                     .eventLoops(loops, true).build().startAndAwait();
             b.stop().get(10, TimeUnit.SECONDS);
             c.stop().get(10, TimeUnit.SECONDS);
@@ -89,7 +89,7 @@ class ServerBuilderTest {
                 }
             });
         };
-        try (RicochetServer server = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+        try (RicochetServer server = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                 .childOption(ChannelOption.SO_KEEPALIVE, true).pipeline(customizer).build().startAndAwait()) {
             assertEcho(server.tcpAddress());
             assertEquals(List.of(true), keepAlive);
@@ -104,7 +104,7 @@ class ServerBuilderTest {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             RicochetServer server = RicochetServer.builder()
                     .config(ServerConfig.builder().host("127.0.0.1").tcpPort(taken.getLocalPort()).build())
-                    .handler(new ReverseEchoHandler()).meterRegistry(registry).build();
+                    .handler(new ReverseEcho()).meterRegistry(registry).build();
             CompletionException e = assertThrows(CompletionException.class, () -> server.start().join());
             ServerStartException cause = assertInstanceOf(ServerStartException.class, e.getCause());
             assertTrue(cause.getMessage().startsWith("cannot bind tcp 127.0.0.1:" + taken.getLocalPort()), cause.getMessage());
@@ -115,9 +115,9 @@ class ServerBuilderTest {
 
     @Test
     void twoServersOnOneRegistryCountApartAndAStoppedOnesMetersAreGone() throws Exception {
-        RicochetServer a = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+        RicochetServer a = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                 .meterRegistry(registry).name("a").build().startAndAwait();
-        RicochetServer b = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+        RicochetServer b = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                 .meterRegistry(registry).name("b").build().startAndAwait();
         try {
             assertEcho(a.tcpAddress());
@@ -125,14 +125,14 @@ class ServerBuilderTest {
             assertEcho(b.tcpAddress());
             await().atMost(5, TimeUnit.SECONDS).until(() -> framesSent("a") == 2.0 && framesSent("b") == 1.0);
             assertThrows(IllegalStateException.class, () -> RicochetServer.builder().config(tcpOnly())
-                    .handler(new ReverseEchoHandler()).meterRegistry(registry).name("a").build().startAndAwait(),
+                    .handler(new ReverseEcho()).meterRegistry(registry).name("a").build().startAndAwait(),
                     "a second server under a name in use");
             a.close();
             assertTrue(registry.find(MeterNames.FRAMES_SENT).tag(MeterNames.TAG_NAME, "a").counters().isEmpty());
             assertTrue(registry.find(MeterNames.CONNECTIONS_ACTIVE).tag(MeterNames.TAG_NAME, "a").gauges().isEmpty());
             assertEquals(1.0, framesSent("b"), "the other server's meters stay");
             // A server restarted under the same name counts afresh.
-            try (RicochetServer again = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEchoHandler())
+            try (RicochetServer again = RicochetServer.builder().config(tcpOnly()).handler(new ReverseEcho())
                     .meterRegistry(registry).name("a").build().startAndAwait()) {
                 assertEcho(again.tcpAddress());
                 await().atMost(5, TimeUnit.SECONDS).until(() -> framesSent("a") == 1.0);
@@ -150,7 +150,7 @@ class ServerBuilderTest {
     @Test
     void udpIsOffUnlessAskedFor() throws Exception {
         try (RicochetServer server = RicochetServer.builder()
-                .config(ServerConfig.builder().host("127.0.0.1").tcpPort(0).build()).handler(new ReverseEchoHandler())
+                .config(ServerConfig.builder().host("127.0.0.1").tcpPort(0).build()).handler(new ReverseEcho())
                 .build().startAndAwait()) {
             assertTrue(server.tcpAddress().getPort() > 0);
             assertNull(server.udpAddress());

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
-import io.ricochet.echo.BodyReverser;
+import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
 import io.ricochet.testing.TestServers;
@@ -44,7 +44,7 @@ class SessionApiTest {
         CountDownLatch received = new CountDownLatch(1);
         FrameHandler slow = (session, body) -> {
             received.countDown();
-            BodyReverser.reverseInPlace(body);
+            ReverseEcho.reverse(body);
             session.eventLoop().schedule(() -> session.send(body), 200, TimeUnit.MILLISECONDS);
         };
         RicochetServer server = TestServers.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED).build(), slow,
@@ -65,7 +65,7 @@ class SessionApiTest {
     @MethodSource("transports")
     void repliesFromAnotherThreadKeepTheirOrder(TransportKind transport) throws Exception {
         FrameHandler elsewhere = (session, body) -> worker.execute(() -> {
-            BodyReverser.reverseInPlace(body);
+            ReverseEcho.reverse(body);
             session.send(body);
         });
         int frames = 10_000;

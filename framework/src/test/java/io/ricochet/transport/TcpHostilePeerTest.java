@@ -13,6 +13,7 @@ import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
+import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.TestServers;
 import io.ricochet.testing.Transports;
@@ -235,9 +236,9 @@ class TcpHostilePeerTest {
     void aSharedConnectionBudgetRefusesPastItWhileAdmittedConnectionsServe(TransportKind transport) throws IOException {
         ConnectionBudget budget = new ConnectionBudget(3);
         ServerConfig config = TestServers.config(transport).udpPort(ServerConfig.DISABLED).build();
-        try (RicochetServer echo = RicochetServer.builder().config(config).handler(new io.ricochet.echo.ReverseEchoHandler())
+        try (RicochetServer echo = RicochetServer.builder().config(config).handler(new ReverseEcho())
                 .meterRegistry(registry).name("echo").connectionBudget(budget).build().startAndAwait();
-                RicochetServer other = RicochetServer.builder().config(config).handler(new io.ricochet.echo.ReverseEchoHandler())
+                RicochetServer other = RicochetServer.builder().config(config).handler(new ReverseEcho())
                         .meterRegistry(registry).name("other").connectionBudget(budget).build().startAndAwait();
                 FrameClient kept = new FrameClient(other.tcpAddress(), 2);
                 FrameClient a = new FrameClient(echo.tcpAddress(), 2);

@@ -14,6 +14,7 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
+import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.TestServers;
 import java.io.ByteArrayOutputStream;
@@ -273,7 +274,7 @@ class TcpServerTest {
     void aReplyGivenLaterFromATimerOrAnotherThreadIsFlushed(TransportKind transport) throws IOException {
         java.util.concurrent.ExecutorService worker = java.util.concurrent.Executors.newSingleThreadExecutor();
         FrameHandler deferred = (session, body) -> {
-            io.ricochet.echo.BodyReverser.reverseInPlace(body);
+            ReverseEcho.reverse(body);
             if (body.getByte(body.readerIndex()) == 1) {
                 session.eventLoop().schedule(() -> session.send(body), 10, TimeUnit.MILLISECONDS);
             } else {

@@ -8,7 +8,7 @@ import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcStatus;
-import io.ricochet.rpc.bench.BenchMethods;
+import io.ricochet.echo.rpc.BenchMethods;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,13 +1,11 @@
-package io.ricochet.rpc.bench;
+package io.ricochet.echo.rpc;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.ricochet.rpc.RpcDispatcher;
-import io.ricochet.rpc.RpcException;
+import io.ricochet.rpc.MethodDescriptor;
 import io.ricochet.rpc.RpcHandler;
-import io.ricochet.rpc.RpcStatus;
-import io.ricochet.rpc.bench.proto.BenchMessage;
-import java.util.concurrent.CompletableFuture;
+import io.ricochet.rpc.RpcMethod;
+import io.ricochet.echo.rpc.proto.BenchMessage;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -18,26 +16,23 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BenchMethods {
     public static final String UPDATE = "bench.update";
     public static final String REVERSE = "echo.reverse";
+    /** {@code bench.update} as a typed method: a {@link BenchMessage} in, the same message stamped by the server out. */
+    public static final MethodDescriptor<BenchMessage, BenchMessage> UPDATE_METHOD = MethodDescriptor.of(UPDATE,
+            BenchMessage.getDefaultInstance(), BenchMessage.getDefaultInstance());
 
     private final AtomicLong sequence = new AtomicLong();
 
     /** Registers both methods on {@code dispatcher}. */
     public void registerOn(RpcDispatcher dispatcher) {
-        dispatcher.register(UPDATE, request -> CompletableFuture.completedFuture(update(request.payload())));
+        dispatcher.register(UPDATE_METHOD, RpcMethod.sync(this::update));
         dispatcher.register(REVERSE, RpcHandler.sync(BenchMethods::reverse));
     }
 
-    ByteString update(ByteString payload) {
-        BenchMessage message;
-        try {
-            message = BenchMessage.parseFrom(payload);
-        } catch (InvalidProtocolBufferException e) {
-            throw new RpcException(RpcStatus.INVALID_ARGUMENT, "payload is not a BenchMessage: " + e.getMessage());
-        }
+    BenchMessage update(BenchMessage message) {
         return message.toBuilder()
                 .setServerSequence(sequence.incrementAndGet())
                 .setServerReceiveTimeMicros(System.currentTimeMillis() * 1000)
-                .build().toByteString();
+                .build();
     }
 
     public static ByteString reverse(ByteString payload) {
