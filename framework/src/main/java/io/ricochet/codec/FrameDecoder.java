@@ -13,7 +13,14 @@ import java.util.List;
 /**
  * Splits a TCP stream into frames. Each frame is emitted as a retained slice of the read buffer that
  * spans length field and body, with its reader index past the field: the handler sees only the body,
- * and the field's bytes stay as headroom for the reply (see {@link FrameHeader#prependInHeadroom}).
+ * and the field's bytes stay as headroom for the reply.
+ *
+ * <p>While a frame is being handed downstream, the decoder vouches for that very buffer, still at the address it was
+ * emitted at, so a {@link FrameEncoder} given this decoder may write the reply's length over the received one. The
+ * read buffer is retained (once per read, not per frame) for as long as its frames are vouched for, so its memory
+ * cannot be reused meanwhile: a buffer found at that address is a view of this read buffer, whatever the handler did
+ * with the frame it was given (released it, and got the recycled object back as a slice of something else). Once the
+ * handling returns, the frame is an ordinary buffer again.
  *
  * <p>A length of 0 or above the max frame fails at once, without waiting for a body: the bad bytes and
  * everything after them are discarded, the frames decoded before it still go downstream, and a
@@ -25,6 +32,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final int maxFrame;
     private final ConnectionStats stats;
     private boolean failed;
+    /** The read buffer whose frames are being handed downstream, retained until the handing is over. */
+    private ByteBuf pinned;
+    /** The frame being handed downstream now, and where its index 0 is: an address, or an array and offset. */
+    private ByteBuf inHand;
+    private long inHandAddress;
+    private byte[] inHandArray;
+    private int inHandArrayOffset;
 
     public FrameDecoder(LengthField lengthField, int maxFrame, ConnectionStats stats) {
         this.width = lengthField.width();
@@ -37,11 +51,42 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (msg instanceof ByteBuf buf) {
             stats.bytesRead(buf.readableBytes());
         }
-        super.channelRead(ctx, msg);
+        try {
+            super.channelRead(ctx, msg);
+        } finally {
+            handedDown();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        try {
+            // Frames completed before the end of stream are handed downstream from here.
+            super.channelInactive(ctx);
+        } finally {
+            handedDown();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        try {
+            // As for channelInactive, on a half-close.
+            super.userEventTriggered(ctx, evt);
+        } finally {
+            handedDown();
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        handedDown();
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        // The frame emitted by the previous call has been handed downstream and handled.
+        inHand = null;
         if (failed) {
             in.skipBytes(in.readableBytes());
             return;
@@ -65,7 +110,65 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         frame.readerIndex(width);
         in.skipBytes(frameLength);
         stats.frameRead();
+        handingDown(in, frame);
         out.add(frame);
+    }
+
+    private void handingDown(ByteBuf in, ByteBuf frame) {
+        if (pinned != in) {
+            if (pinned != null) {
+                pinned.release();
+            }
+            pinned = in.retain();
+        }
+        inHand = frame;
+        if (frame.hasMemoryAddress()) {
+            inHandAddress = frame.memoryAddress();
+            inHandArray = null;
+        } else if (frame.hasArray()) {
+            inHandAddress = 0;
+            inHandArray = frame.array();
+            inHandArrayOffset = frame.arrayOffset();
+        } else {
+            // No way to tell where it sits later (a composite read buffer): it is vouched for by nobody.
+            inHand = null;
+        }
+    }
+
+    /** Every frame handed out has been handled: none is vouched for any longer, and the read buffer is let go. */
+    private void handedDown() {
+        inHand = null;
+        inHandArray = null;
+        if (pinned != null) {
+            ByteBuf buf = pinned;
+            pinned = null;
+            buf.release();
+        }
+    }
+
+    /**
+     * True if {@code body} is the frame this decoder is handing downstream right now: that very buffer, still a view
+     * of the read buffer at the place it was cut from. Its {@code width} bytes at index 0 are then the received
+     * length field, the framework's to overwrite. Called on the event loop, by {@link FrameEncoder}.
+     */
+    boolean isFrameInHand(ByteBuf body) {
+        if (inHand == null || body != inHand) {
+            return false;
+        }
+        if (inHandArray != null) {
+            return body.hasArray() && body.array() == inHandArray && body.arrayOffset() == inHandArrayOffset;
+        }
+        return body.hasMemoryAddress() && body.memoryAddress() == inHandAddress;
+    }
+
+    /** Writes the reply's length over the received one if {@code body} {@linkplain #isFrameInHand is in hand}. */
+    boolean prependInHeadroom(ByteBuf body) {
+        if (isFrameInHand(body) && FrameHeader.writeInHeadroom(body, width)) {
+            // Framed once: the frame now belongs to the outbound buffer.
+            inHand = null;
+            return true;
+        }
+        return false;
     }
 
     /**

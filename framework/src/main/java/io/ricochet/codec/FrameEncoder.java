@@ -9,20 +9,37 @@ import io.ricochet.config.LengthField;
 import io.ricochet.metrics.ConnectionStats;
 
 /**
- * Writes each outbound body (1..maxFrame bytes) as one frame. A body with headroom (a received body being answered in
- * place) gets its length written into that headroom and goes out as one buffer, copying nothing;
- * any other body is preceded by a small pooled header buffer. Counts what it writes and publishes the
- * counts on flush, once per batch.
+ * Writes each outbound body (1..maxFrame bytes) as one frame. The length is written in place, and the body goes
+ * out as one buffer copying nothing, only when the bytes before its reader index are provably the framework's:
+ * <ul>
+ * <li>the frame the pipeline's {@link FrameDecoder} is handing downstream right now, answered while it is being
+ * handled (the echo path: reversed in place, written back as received), or</li>
+ * <li>a buffer from {@link FrameHeader#allocateBody}, as it was returned.</li>
+ * </ul>
+ * Any other body, whatever its reader index, is written untouched after a small pooled header buffer: a caller's
+ * own buffer, a duplicate, slice, composite or read-only view, or a received body answered after its handling
+ * returned (from a timer or another thread). Counts what it writes and publishes the counts on flush, once per batch.
  */
 public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     private final int width;
     private final int maxFrame;
     private final ConnectionStats stats;
+    private final FrameDecoder decoder;
 
+    /** An encoder that frames in place only bodies from {@link FrameHeader#allocateBody}. */
     public FrameEncoder(LengthField lengthField, int maxFrame, ConnectionStats stats) {
+        this(lengthField, maxFrame, stats, null);
+    }
+
+    /**
+     * @param decoder the same pipeline's decoder, whose frames answered while it hands them downstream are framed
+     *                in place; null for none
+     */
+    public FrameEncoder(LengthField lengthField, int maxFrame, ConnectionStats stats, FrameDecoder decoder) {
         this.width = lengthField.width();
         this.maxFrame = maxFrame;
         this.stats = stats;
+        this.decoder = decoder;
     }
 
     @Override
@@ -43,7 +60,7 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
             return;
         }
         stats.frameWritten(width + length);
-        if (FrameHeader.prependInHeadroom(body, width)) {
+        if (FrameHeader.prependInHeadroom(body, width) || decoder != null && decoder.prependInHeadroom(body)) {
             ctx.write(body, promise);
             return;
         }

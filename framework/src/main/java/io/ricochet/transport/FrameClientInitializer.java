@@ -34,7 +34,7 @@ final class FrameClientInitializer {
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
-        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats));
+        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats, decoder));
         p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handler, stats, lengthField.width(), decoder,
                 LINGER_NANOS, MAX_CLOSE_NANOS));
     }

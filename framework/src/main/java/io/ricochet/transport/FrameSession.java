@@ -12,9 +12,21 @@ public interface FrameSession {
      * Sends {@code body} as one frame and takes ownership of it: a reply at a server, a request at a
      * client. Called from {@link FrameHandler#onFrame}, it is flushed with the rest of the read batch;
      * called later (a timer, another thread), at once. Frames sent from one thread go out in the order
-     * sent. A body with headroom (one received from {@link FrameHandler#onFrame}, or from
-     * {@link #allocateBody}) is framed without a copy. Once the session is closing, bodies are released
-     * unsent.
+     * sent. Once the session is closing, bodies are released unsent.
+     *
+     * <p>Any buffer is framed correctly, and a buffer of the caller's is never written to, whatever its reader index.
+     * Only two kinds of buffer carry headroom the framework may write the length into, so that the frame goes out as
+     * that one buffer with no copy and no header buffer:
+     * <ul>
+     * <li>the body given to {@link FrameHandler#onFrame}, sent before {@code onFrame} returns, itself (not a
+     * duplicate, slice or view) and with its reader index where it was given (the echo path: change the body in
+     * place and send it);</li>
+     * <li>a buffer from {@link #allocateBody}, itself, its reader index still where it was returned.</li>
+     * </ul>
+     * Anything else (a buffer of the caller's, one partly read, a duplicate or slice, a composite, a read-only view,
+     * or a received body sent after {@code onFrame} returned) is framed without being touched: on TCP behind a
+     * small header buffer, on UDP copied into the datagram. To reply later without that cost, write the reply into a
+     * buffer from {@link #allocateBody}.
      */
     void send(ByteBuf body);
 
@@ -37,7 +49,11 @@ public interface FrameSession {
      */
     long unansweredFrames();
 
-    /** A pooled buffer for a reply body, with headroom for the length field so {@link #reply} copies nothing. */
+    /**
+     * A pooled buffer for a body of about {@code capacity} bytes, with headroom for the length field before its
+     * reader index, so {@link #send} frames it in place and copies nothing. Write the body after the writer index;
+     * the bytes before the reader index are the framework's. Thread-safe.
+     */
     ByteBuf allocateBody(int capacity);
 
     ByteBufAllocator alloc();

@@ -48,7 +48,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline p = ch.pipeline();
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
-        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats));
+        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder));
         p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
         p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handlers.get(), stats, config.lengthField().width(), decoder,

@@ -12,6 +12,7 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
+import io.ricochet.codec.FrameHeader;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
@@ -312,9 +313,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public ByteBuf allocateBody(int capacity) {
-        ByteBuf buf = ctx.alloc().ioBuffer(width + capacity);
-        buf.writerIndex(width).readerIndex(width);
-        return buf;
+        return FrameHeader.allocateBody(ctx.alloc(), width, capacity);
     }
 
     @Override

@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves every UDP peer of one datagram channel. Each datagram must be exactly one frame; malformed
  * ones are counted and dropped without reply. Valid ones create or refresh the peer's session (up to a
- * cap), go to the {@link FrameHandler}, and their replies are flushed once per read batch. A periodic
- * sweep on the channel's event loop expires idle sessions. Errors are logged and serving goes on: one
+ * cap), go to the {@link FrameHandler}, and their replies are flushed once per read batch. A reply is framed in
+ * place only if it is the datagram being handled, answered before its handler returns, or a body from
+ * {@link FrameSession#allocateBody}; any other reply is copied, after its length, into a datagram of its own.
+ * A periodic sweep on the channel's event loop expires idle sessions. Errors are logged and serving goes on: one
  * channel serves every peer.
  */
 final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
@@ -49,6 +51,8 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private long batchNanos = -1;
     private boolean flushPending;
     private boolean inReadBatch;
+    /** The received frame being handed to the handler now, held; the only received buffer framed in place. */
+    private ByteBuf inHand;
 
     UdpSessionHandler(Supplier<FrameHandler> handlers, ConnectionStats stats, int width, int maxBody, int maxSessions,
             Duration idleTimeout, AtomicInteger liveSessions) {
@@ -100,10 +104,15 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             content.release();
         }
         frame.readerIndex(width);
+        // Held while handled, so it cannot be released and recycled into another buffer that reply() would take for it.
+        inHand = frame.retain();
         try {
             session.handler().onFrame(session, frame);
         } catch (RuntimeException e) {
             log.warn("dropped a datagram from {}: frame handler failed", packet.sender(), e);
+        } finally {
+            inHand = null;
+            frame.release();
         }
     }
 
@@ -168,7 +177,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             throw new IllegalArgumentException("reply length: " + length + " (expected: 1.." + maxBody + ")");
         }
         ByteBuf datagram = body;
-        if (!FrameHeader.prependInHeadroom(body, width)) {
+        if (!FrameHeader.prependInHeadroom(body, width) && !prependInReceivedField(body)) {
             datagram = ctx.alloc().ioBuffer(width + length);
             FrameHeader.setLength(datagram, 0, width, length);
             datagram.writerIndex(width).writeBytes(body);
@@ -185,6 +194,21 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             // A reply from a timer on the event loop: no read batch will end to flush it.
             flush();
         }
+    }
+
+    /**
+     * Writes the reply's length over the received one when {@code body} is the datagram being handled right now, as
+     * it was handed over (reader index still past the field): those bytes are the framework's. Any other buffer,
+     * including that datagram answered after its handling returned, is not written to.
+     */
+    private boolean prependInReceivedField(ByteBuf body) {
+        if (body != inHand || body.readerIndex() != width || body.isReadOnly()) {
+            return false;
+        }
+        FrameHeader.setLength(body, 0, width, body.readableBytes());
+        body.readerIndex(0);
+        inHand = null;
+        return true;
     }
 
     @Override
@@ -254,9 +278,7 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     ByteBuf allocateBody(int capacity) {
-        ByteBuf buf = ctx.alloc().ioBuffer(width + capacity);
-        buf.writerIndex(width).readerIndex(width);
-        return buf;
+        return FrameHeader.allocateBody(ctx.alloc(), width, capacity);
     }
 
     ByteBufAllocator alloc() {

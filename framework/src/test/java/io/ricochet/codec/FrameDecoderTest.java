@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.ricochet.config.LengthField;
 import io.ricochet.metrics.MeterNames;
@@ -19,6 +21,8 @@ import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportMeters;
 import io.ricochet.testing.Meters;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -195,6 +199,36 @@ class FrameDecoderTest {
             assertEquals(2.0 * wire.length, Meters.count(registry, MeterNames.BYTES_RECEIVED));
             assertTrue(Meters.protocolErrors(registry, "tcp", "truncated") == 0.0);
         } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
+    void vouchesOnlyForTheFrameBeingHandedDownstreamAndOnlyWhileItIs(LengthField field) {
+        FrameDecoder decoder = new FrameDecoder(field, MAX, new ConnectionStats(meters));
+        List<String> seen = new ArrayList<>();
+        List<ByteBuf> kept = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ByteBuf frame = (ByteBuf) msg;
+                seen.add("frame " + decoder.isFrameInHand(frame));
+                seen.add("duplicate " + decoder.isFrameInHand(frame.duplicate()));
+                seen.add("earlier " + (!kept.isEmpty() && decoder.isFrameInHand(kept.get(0))));
+                kept.add(frame);
+            }
+        });
+        try {
+            byte[] wire = Frames.encode(field.width(), new byte[] {1, 2});
+            ByteBuf read = Unpooled.buffer().writeBytes(wire).writeBytes(wire);
+            ch.writeInbound(read);
+            assertEquals(List.of("frame true", "duplicate false", "earlier false",
+                    "frame true", "duplicate false", "earlier false"), seen);
+            assertFalse(decoder.isFrameInHand(kept.get(1)), "once the read is over");
+            assertEquals(2, read.refCnt(), "the read buffer is held by its two frames only");
+        } finally {
+            kept.forEach(ByteBuf::release);
             ch.finishAndReleaseAll();
         }
     }

@@ -11,6 +11,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.EncoderException;
 import io.ricochet.config.LengthField;
@@ -40,18 +42,101 @@ class FrameEncoderTest {
 
     @ParameterizedTest
     @EnumSource(LengthField.class)
-    void writesTheLengthIntoHeadroomWithoutCopying(LengthField field) {
+    void writesTheLengthIntoTheHeadroomOfAnAllocatedBodyWithoutCopying(LengthField field) {
         EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, new ConnectionStats(meters)));
         try {
-            byte[] wire = Frames.encode(field.width(), new byte[] {1, 2, 3});
-            ByteBuf body = Unpooled.buffer(wire.length).writeZero(field.width()).writeBytes(new byte[] {1, 2, 3});
-            body.readerIndex(field.width());
+            ByteBuf body = FrameHeader.allocateBody(ch.alloc(), field.width(), 3).writeBytes(new byte[] {1, 2, 3});
             ch.writeOutbound(body);
             ByteBuf out = ch.readOutbound();
             assertSame(body, out, "the body buffer itself carries the frame");
-            assertArrayEquals(wire, ByteBufUtil.getBytes(out));
+            assertArrayEquals(Frames.encode(field.width(), new byte[] {1, 2, 3}), ByteBufUtil.getBytes(out));
             out.release();
             assertNull(ch.readOutbound());
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
+    void neverWritesIntoABufferWhoseReaderIndexMerelyEqualsTheWidth(LengthField field) {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, new ConnectionStats(meters)));
+        try {
+            byte[] own = {9, 9, 9, 9, 1, 2, 3};
+            byte[] before = own.clone();
+            ByteBuf body = Unpooled.wrappedBuffer(own, 4 - field.width(), field.width() + 3).readerIndex(field.width());
+            ch.writeOutbound(body);
+            assertArrayEquals(Frames.encode(field.width(), new byte[] {1, 2, 3}), drain(ch));
+            assertArrayEquals(before, own, "the caller's bytes before the reader index");
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
+    void framesAViewOfAnAllocatedBodyBehindAHeader(LengthField field) {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(field, MAX, new ConnectionStats(meters)));
+        try {
+            ByteBuf body = FrameHeader.allocateBody(ch.alloc(), field.width(), 2).writeBytes(new byte[] {7, 8});
+            ch.writeOutbound(body.retainedDuplicate());
+            ByteBuf header = ch.readOutbound();
+            assertEquals(field.width(), header.readableBytes(), "a header buffer of its own");
+            header.release();
+            ByteBuf out = ch.readOutbound();
+            assertArrayEquals(new byte[] {7, 8}, ByteBufUtil.getBytes(out));
+            out.release();
+            assertArrayEquals(new byte[field.width()], ByteBufUtil.getBytes(body, 0, field.width()),
+                    "the allocated body's headroom is untouched");
+            body.release();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    /** Writes back the first frame at once, as an echo handler does; keeps the second to write after the read. */
+    private static final class AnswerFirstNowSecondLater extends ChannelInboundHandlerAdapter {
+        ByteBuf later;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (later == null && ((ByteBuf) msg).getByte(((ByteBuf) msg).readerIndex()) == 2) {
+                later = (ByteBuf) msg;
+            } else {
+                ctx.write(msg);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
+    void framesTheDecodersFrameInPlaceOnlyWhileItIsHandedDownstream(LengthField field) {
+        var stats = new ConnectionStats(meters);
+        FrameDecoder decoder = new FrameDecoder(field, MAX, stats);
+        AnswerFirstNowSecondLater handler = new AnswerFirstNowSecondLater();
+        EmbeddedChannel ch = new EmbeddedChannel(decoder, new FrameEncoder(field, MAX, stats, decoder), handler);
+        try {
+            byte[] first = Frames.encode(field.width(), new byte[] {1, 1});
+            byte[] second = Frames.encode(field.width(), new byte[] {2, 2, 2});
+            ByteBuf wire = Unpooled.buffer().writeBytes(first).writeBytes(second);
+            ch.writeInbound(wire);
+            ByteBuf out = ch.readOutbound();
+            assertArrayEquals(first, ByteBufUtil.getBytes(out), "answered while handed downstream: in place");
+            out.release();
+            assertNull(ch.readOutbound());
+
+            ch.writeOutbound(handler.later);
+            ByteBuf header = ch.readOutbound();
+            assertEquals(field.width(), header.readableBytes(), "answered after the read: a header of its own");
+            header.release();
+            out = ch.readOutbound();
+            assertArrayEquals(new byte[] {2, 2, 2}, ByteBufUtil.getBytes(out));
+            out.release();
         } finally {
             ch.finishAndReleaseAll();
         }
