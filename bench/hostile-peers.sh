@@ -18,7 +18,8 @@ PEERS=bench/hostile/HostilePeers.java
 
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 fds() { ls "/proc/$1/fd" | wc -l; }
-active() { curl -s --max-time 5 "$1" | sed -n 's/^ricochet_connections_active{transport="tcp"} \([0-9.]*\)$/\1/p'; }
+# The echo port's open connections, in the tags of the jar's version: transport="tcp" before API v2, protocol="tcp" after.
+active() { curl -s --max-time 5 "$1" | awk '/^ricochet_connections_active\{/ && /(transport|protocol)="tcp"/ {print $NF}'; }
 health() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$1" || true; }
 
 # start JAR ARGS... -> sets PID TCP RPC METRICS
