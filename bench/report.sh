@@ -40,9 +40,9 @@ bench/generator-heap-per-connection.sh 100 | tee "$OUT/generator-heap-100.txt"
 bench/generator-heap-per-connection.sh 10100 | tee "$OUT/generator-heap-10100.txt"
 
 echo "== server heap per idle connection"
-mvn -B -ntp -q verify -pl echo-server -am -Djmh.skip -Dtest=IdleConnectionFootprintTest \
-  -Dsurefire.failIfNoSpecifiedTests=false
-grep -h footprint echo-server/target/surefire-reports/*-output.txt | tee "$OUT/server-footprint.txt"
+mvn -B -ntp -q verify -pl echo-server -am -Djmh.skip -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dit.test=IdleConnectionFootprintIT -Dfailsafe.failIfNoSpecifiedTests=false
+grep -h footprint echo-server/target/failsafe-reports/*-output.txt | tee "$OUT/server-footprint.txt"
 
 echo "== load generator shapes (client and server in one JVM)"
 LG="java -jar load-generator/target/load-generator.jar"

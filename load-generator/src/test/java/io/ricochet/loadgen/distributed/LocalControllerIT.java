@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The controller with local worker JVMs, against the embedded echo server. */
 @Timeout(180)
-class LocalControllerTest {
+class LocalControllerIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Run with {@code -Dtest.jvm.args=-Dfootprint.histogram=true} to keep a class histogram in target/.
  */
 @Timeout(120)
-class IdleConnectionFootprintTest {
+class IdleConnectionFootprintIT {
     private static final int CONNECTIONS = 10_000;
     private static final long HEAP_GUARD_BYTES = 2560;
 
