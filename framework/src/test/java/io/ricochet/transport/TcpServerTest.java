@@ -3,7 +3,6 @@ package io.ricochet.transport;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.Counter;
@@ -24,7 +23,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -107,10 +108,13 @@ class TcpServerTest {
                 FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
             client.sendRaw(Frames.header(2, 100));
             // One byte every 100 ms would take 10 s to finish the frame; the server must not wait for it.
+            // (The sleep is the slow peer's pace, not a wait of the test's.)
+            AtomicInteger trickled = new AtomicInteger();
             CompletableFuture<Void> trickle = CompletableFuture.runAsync(() -> {
                 try {
                     for (int i = 0; i < 100; i++) {
                         client.sendRaw(new byte[] {1});
+                        trickled.incrementAndGet();
                         Thread.sleep(100);
                     }
                 } catch (IOException | InterruptedException e) {
@@ -118,8 +122,10 @@ class TcpServerTest {
                 }
             });
             assertTrue(client.isClosedByServer());
-            assertFalse(trickle.isDone() && Meters.closed(registry, "tcp", "idle") == 0.0);
             await().atMost(5, TimeUnit.SECONDS).until(() -> Meters.closed(registry, "tcp", "idle") == 1.0);
+            // Closed by the idle timeout while the frame was still incomplete, not once it was whole and answered.
+            assertTrue(trickled.get() < 100, "the server waited for all " + trickled.get() + " bytes of the body");
+            assertEquals(0L, framesReceived(), "no frame was completed");
             client.close();
             trickle.get(15, TimeUnit.SECONDS);
         }
@@ -177,11 +183,14 @@ class TcpServerTest {
                 last[0] = now;
                 return stopped;
             });
-            for (int i = 0; i < 10; i++) {
-                Thread.sleep(50);
-                assertTrue(server.pendingOutboundBytes() <= bound, "queued " + server.pendingOutboundBytes());
-            }
-            assertEquals(last[0], framesReceived(), "reading stayed paused");
+            // Paused it stays, with the queue bounded, for half a second: checked every 50 ms, failed at the first miss.
+            ThrowingRunnable pausedAndBounded = () -> {
+                long pending = server.pendingOutboundBytes();
+                assertTrue(pending <= bound, "queued " + pending + " > bound " + bound);
+                assertEquals(last[0], framesReceived(), "reading stayed paused");
+            };
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .failFast(pausedAndBounded).untilAsserted(pausedAndBounded);
             assertTrue(sent.get() < total, "the client is blocked, not done: " + sent.get());
             client.close();
             writer.get(10, TimeUnit.SECONDS);

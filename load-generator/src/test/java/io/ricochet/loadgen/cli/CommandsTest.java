@@ -79,14 +79,41 @@ class CommandsTest {
         assertEquals(r.json(), Cli.JSON.readTree(dir.resolve("summary.json").toFile()));
     }
 
+    /**
+     * The ramp's own logic, whichever steps this machine passes: it doubles from the start rate while steps
+     * pass, stops at the first that misses, and reports the last that passed. That a step passes at all is a
+     * matter of speed, for LoadTimingIT.
+     */
     @Test
-    void rampFindsAKnee() {
+    void rampDoublesUntilAStepMissesAndReportsTheLastThatPassed() {
         Cli.Result r = Cli.run("ramp", "--duration", "500ms", "--warmup-step", "500ms", "--start-rate", "500",
                 "--max-rate", "2000", "--slo", "1s", "--refine", "0", "--json");
-        assertEquals(0, r.exit(), r.err());
         JsonNode s = r.json();
-        assertTrue(s.get("knee_rate").asDouble() >= 500, s.toString());
-        assertTrue(s.get("steps").size() >= 1);
+        JsonNode steps = s.get("steps");
+        assertTrue(steps.size() >= 1 && steps.size() <= 3, "500, 1000 and 2000/s at most: " + s);
+        double lastPassed = 0;
+        for (int i = 0; i < steps.size(); i++) {
+            JsonNode step = steps.get(i);
+            assertEquals(i + 1, step.get("step").asInt(), step.toString());
+            assertEquals(500.0 * (1 << i), step.get("target_rate").asDouble(), step.toString());
+            assertEquals(step.get("requests").asLong(), step.get("ok").asLong() + step.get("bad").asLong()
+                    + step.get("errors").asLong(), step.toString());
+            boolean passed = step.get("passed").asBoolean();
+            if (passed) {
+                assertEquals(0, step.get("bad").asLong() + step.get("errors").asLong(), step.toString());
+                assertTrue(step.get("p99_us").asLong() <= 1_000_000, "a passed step met the 1 s SLO: " + step);
+                lastPassed = step.get("target_rate").asDouble();
+            } else {
+                assertEquals(steps.size() - 1, i, "no step after the first that missed: " + s);
+            }
+        }
+        if (lastPassed > 0) {
+            assertEquals(0, r.exit(), r.err());
+            assertEquals(lastPassed, s.get("knee_rate").asDouble(), s.toString());
+        } else {
+            assertEquals(1, r.exit(), "no rate met the SLO: " + r.err());
+            assertTrue(s.get("knee_rate").isNull(), s.toString());
+        }
     }
 
     @Test

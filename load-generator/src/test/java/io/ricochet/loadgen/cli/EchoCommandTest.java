@@ -26,7 +26,7 @@ class EchoCommandTest {
         assertEquals(s.get("requests").asLong(), ok + s.get("bad").asLong() + s.get("errors").asLong(),
                 "requests = ok + bad + errors");
         assertTrue(ok > 0, "some replies verified");
-        assertEquals(ok, s.get("latency_us").get("count").asLong(), "one latency per verified reply");
+        LatencyAssertions.assertWellFormed(s.get("latency_us"), ok);
     }
 
     @ParameterizedTest
@@ -67,6 +67,7 @@ class EchoCommandTest {
         assertEquals(s.get("latency_us").get("p99").asLong(), merged.getValueAtPercentile(99), 0.01 * merged.getValueAtPercentile(99) + 1);
     }
 
+    /** How many requests an open-loop rate gives in a second is for LoadTimingIT: it depends on the machine. */
     @Test
     void openLoopReportsCorrectedAndServiceLatency() {
         Cli.Result r = Cli.run("echo", "--duration", "1s", "--connections", "2", "--rate", "2000", "--json");
@@ -74,9 +75,9 @@ class EchoCommandTest {
         JsonNode s = r.json();
         assertConsistent(s);
         assertEquals("corrected", s.get("latency_kind").asText());
-        assertTrue(s.has("service_latency_us") && !s.get("service_latency_us").isNull());
-        long ok = s.get("ok").asLong();
-        assertTrue(ok > 1000 && ok < 3000, "about 2000 requests in 1 s at 2000/s: " + ok);
+        assertTrue(s.hasNonNull("service_latency_us"), r.out());
+        LatencyAssertions.assertWellFormed(s.get("service_latency_us"), s.get("ok").asLong());
+        LatencyAssertions.assertCorrectedAtLeastService(s.get("latency_us"), s.get("service_latency_us"));
     }
 
     @Test
@@ -87,32 +88,12 @@ class EchoCommandTest {
             assertEquals(1, r.exit(), r.err());
             JsonNode s = r.json();
             assertConsistent(s);
-            double badShare = s.get("bad").asDouble() / s.get("requests").asDouble();
-            assertTrue(badShare > 0.009 && badShare < 0.011, "about 1% bad: " + badShare);
-        }
-    }
-
-    @Test
-    void aTwentyMillisecondServerShowsInTheMedian() {
-        try (RicochetServer server = FaultyServers.start(FaultyServers.delay(20))) {
-            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "1s",
-                    "--connections", "2", "--json");
-            assertEquals(0, r.exit(), r.err());
-            assertTrue(r.json().get("latency_us").get("p50").asLong() >= 20_000, r.out());
-        }
-    }
-
-    @Test
-    void aStallShowsInCorrectedLatencyButNotInServiceTime() {
-        try (RicochetServer server = FaultyServers.start(FaultyServers.stallThreeHundredMsEverySecond())) {
-            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--duration", "3s",
-                    "--connections", "4", "--rate", "2000", "--json");
-            assertEquals(0, r.exit(), r.err());
-            JsonNode s = r.json();
-            long corrected = s.get("latency_us").get("p99").asLong();
-            long service = s.get("service_latency_us").get("p99").asLong();
-            assertTrue(corrected >= 150_000, "corrected p99 shows the 300 ms stall: " + corrected);
-            assertTrue(service < 50_000, "service p99 does not: " + service);
+            // Every 100th reply the server sent was corrupted, and each reply the client read was verified: one in
+            // a hundred of them is bad however many there were (one either way for a reply still on the wire).
+            long bad = s.get("bad").asLong();
+            long answered = s.get("ok").asLong() + bad;
+            assertTrue(bad > 0, r.out());
+            assertEquals(answered / 100.0, bad, 1.0, "one bad reply in a hundred: " + r.out());
         }
     }
 

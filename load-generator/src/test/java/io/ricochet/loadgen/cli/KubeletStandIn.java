@@ -8,11 +8,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ricochet.loadgen.distributed.JobFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * A test-only kubelet for the Fabric8 mock server: it waits for the controller's Indexed Job, runs each
@@ -34,17 +36,10 @@ final class KubeletStandIn implements AutoCloseable {
 
     /** Waits for the Job, then starts one worker per index. */
     void runJob(long timeoutMillis) throws Exception {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (job == null && System.currentTimeMillis() < deadline) {
-            List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace).list().getItems();
-            job = jobs.isEmpty() ? null : jobs.get(0);
-            if (job == null) {
-                Thread.sleep(50);
-            }
-        }
-        if (job == null) {
-            throw new AssertionError("no Job created within " + timeoutMillis + " ms");
-        }
+        job = Awaitility.await("a Job created by the controller").atMost(Duration.ofMillis(timeoutMillis))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> client.batch().v1().jobs().inNamespace(namespace).list().getItems(), jobs -> !jobs.isEmpty())
+                .get(0);
         List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
         for (int i = 0; i < job.getSpec().getCompletions(); i++) {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
