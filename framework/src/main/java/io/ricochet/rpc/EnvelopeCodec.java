@@ -26,7 +26,7 @@ public final class EnvelopeCodec {
         }
     }
 
-    /** Serializes {@code envelope} into a buffer from {@code session}, ready for {@link FrameSession#reply}. */
+    /** Serializes {@code envelope} into a buffer from {@code session}, ready for {@link FrameSession#send}. */
     public static ByteBuf encode(Envelope envelope, FrameSession session) {
         int size = envelope.getSerializedSize();
         ByteBuf buf = session.allocateBody(size);
