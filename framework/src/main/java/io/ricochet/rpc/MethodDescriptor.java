@@ -34,8 +34,8 @@ public record MethodDescriptor<Req extends MessageLite, Resp extends MessageLite
                 (Parser<Resp>) responseType.getParserForType());
     }
 
-    /** The request a caller sent; {@code INVALID_ARGUMENT} if it is not one. */
-    Req parseRequest(ByteString payload) {
+    /** The request a caller sent; {@code INVALID_ARGUMENT} if it is not one. For handlers that take raw payloads. */
+    public Req parseRequest(ByteString payload) {
         try {
             return requestParser.parseFrom(payload);
         } catch (InvalidProtocolBufferException e) {
@@ -44,7 +44,7 @@ public record MethodDescriptor<Req extends MessageLite, Resp extends MessageLite
     }
 
     /** The answer a callee sent; {@code INTERNAL} if it is not one (the two ends disagree on the method). */
-    Resp parseResponse(ByteString payload) {
+    public Resp parseResponse(ByteString payload) {
         try {
             return responseParser.parseFrom(payload);
         } catch (InvalidProtocolBufferException e) {

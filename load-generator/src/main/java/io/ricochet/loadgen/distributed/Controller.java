@@ -3,7 +3,8 @@ package io.ricochet.loadgen.distributed;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Empty;
+import com.google.protobuf.MessageLite;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.loadgen.distributed.proto.Assignment;
@@ -20,6 +21,7 @@ import io.ricochet.loadgen.report.WorkerRow;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.rpc.MethodDescriptor;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcConnection;
 import io.ricochet.rpc.RpcDispatcher;
@@ -37,6 +39,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -76,10 +79,10 @@ public final class Controller implements AutoCloseable {
         this.merger = new IntervalMerger(intervalWindow(settings.interval()));
         this.server = new ServerWatch(settings.scrape());
         RpcDispatcher methods = new RpcDispatcher();
-        methods.register(Coordination.HELLO, handler(Coordination.HELLO, Hello::parseFrom, this::hello));
-        methods.register(Coordination.READY, handler(Coordination.READY, Ready::parseFrom, this::ready));
-        methods.register(Coordination.REPORT, handler(Coordination.REPORT, IntervalReport::parseFrom, this::report));
-        methods.register(Coordination.DONE, handler(Coordination.DONE, Done::parseFrom, this::done));
+        methods.register(Coordination.HELLO, counted(Coordination.HELLO_METHOD, this::hello));
+        methods.register(Coordination.READY, counted(Coordination.READY_METHOD, this::ready));
+        methods.register(Coordination.REPORT, counted(Coordination.REPORT_METHOD, this::report));
+        methods.register(Coordination.DONE, counted(Coordination.DONE_METHOD, this::done));
         // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
         // between reports): each connection may hold a partial report, so strangers must not pile up.
         Duration idle = max(settings.startTimeout(), settings.stallTimeout()).plusMinutes(1);
@@ -113,27 +116,18 @@ public final class Controller implements AutoCloseable {
         return InetSocketAddress.createUnresolved(settings.advertise(), address().getPort());
     }
 
-    private interface Parser<T> {
-        T parse(ByteString bytes) throws InvalidProtocolBufferException;
-    }
-
-    private interface Action<T> {
-        ByteString apply(T message, RpcConnection from);
-    }
-
-    /** Every call the handler refuses is counted, with its reason, for the run's problems and exit status. */
-    private <T> RpcHandler handler(String method, Parser<T> parser, Action<T> action) {
+    /**
+     * The typed {@code method}, each call it refuses (a payload that is not its message included) counted,
+     * with its reason, for the run's problems and exit status.
+     */
+    private <Req extends MessageLite, Resp extends MessageLite> RpcHandler counted(MethodDescriptor<Req, Resp> method,
+            BiFunction<Req, RpcConnection, Resp> action) {
         return request -> {
             try {
-                T message;
-                try {
-                    message = parser.parse(request.payload());
-                } catch (InvalidProtocolBufferException e) {
-                    throw invalid(method + ": not a valid message (" + e.getMessage() + ")");
-                }
-                return CompletableFuture.completedFuture(action.apply(message, request.caller()));
+                Req message = method.parseRequest(request.payload());
+                return CompletableFuture.completedFuture(action.apply(message, request.caller()).toByteString());
             } catch (RpcException e) {
-                refused.record(method, e.detail());
+                refused.record(method.name(), e.detail());
                 throw e;
             }
         };
@@ -143,7 +137,7 @@ public final class Controller implements AutoCloseable {
         return new RpcException(RpcStatus.INVALID_ARGUMENT, message);
     }
 
-    private synchronized ByteString hello(Hello hello, RpcConnection from) {
+    private synchronized Assignment hello(Hello hello, RpcConnection from) {
         WorkerStatus w = worker(hello.getIndex());
         for (WorkerStatus other : workers) {
             // One index per connection: every later call is checked against the connection that said hello.
@@ -164,18 +158,18 @@ public final class Controller implements AutoCloseable {
         w.connection = from;
         return Assignment.newBuilder().setIndex(w.index).setWorkers(workers.length)
                 .addAllArgs(settings.shards().get(w.index)).setStartTimeoutMillis(settings.startTimeout().toMillis())
-                .build().toByteString();
+                .build();
     }
 
-    private synchronized ByteString ready(Ready ready, RpcConnection from) {
+    private synchronized Empty ready(Ready ready, RpcConnection from) {
         WorkerStatus w = caller(ready.getIndex(), from, "ready");
         if (w.state == WorkerState.CONNECTED) {
             w.state = WorkerState.READY;
         }
-        return ByteString.EMPTY;
+        return Empty.getDefaultInstance();
     }
 
-    private synchronized ByteString report(IntervalReport r, RpcConnection from) {
+    private synchronized Empty report(IntervalReport r, RpcConnection from) {
         WorkerStatus w = caller(r.getIndex(), from, "report");
         if (w.state != WorkerState.RUNNING) {
             throw invalid("worker " + w.index + ": report while " + w.state + " (expected: RUNNING)");
@@ -203,10 +197,10 @@ public final class Controller implements AutoCloseable {
         w.connects += r.getConnects();
         w.connectFailures += r.getConnectFailures();
         w.openConnections = r.getOpenConnections();
-        return ByteString.EMPTY;
+        return Empty.getDefaultInstance();
     }
 
-    private synchronized ByteString done(Done done, RpcConnection from) {
+    private synchronized Empty done(Done done, RpcConnection from) {
         WorkerStatus w = caller(done.getIndex(), from, "done");
         if (w.state == WorkerState.DONE) {
             throw invalid("worker " + w.index + ": done again (expected: once)");
@@ -237,7 +231,7 @@ public final class Controller implements AutoCloseable {
                 w.reason = error;
             }
         }
-        return ByteString.EMPTY;
+        return Empty.getDefaultInstance();
     }
 
     private WorkerStatus worker(int index) {

@@ -1,6 +1,14 @@
 package io.ricochet.loadgen.distributed;
 
-/** The RPC methods of a distributed run. */
+import com.google.protobuf.Empty;
+import io.ricochet.loadgen.distributed.proto.Assignment;
+import io.ricochet.loadgen.distributed.proto.Done;
+import io.ricochet.loadgen.distributed.proto.Hello;
+import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.rpc.MethodDescriptor;
+
+/** The RPC methods of a distributed run, by name and typed. */
 public final class Coordination {
     /** Worker → controller: who I am; answers the worker's {@code Assignment}. */
     public static final String HELLO = "worker.hello";
@@ -14,6 +22,15 @@ public final class Coordination {
     public static final String START = "worker.start";
     /** Controller → worker: stop now (Ctrl-C on the controller, or the run is abandoned). */
     public static final String STOP = "worker.stop";
+
+    public static final MethodDescriptor<Hello, Assignment> HELLO_METHOD = MethodDescriptor.of(HELLO,
+            Hello.getDefaultInstance(), Assignment.getDefaultInstance());
+    public static final MethodDescriptor<Ready, Empty> READY_METHOD = MethodDescriptor.of(READY,
+            Ready.getDefaultInstance(), Empty.getDefaultInstance());
+    public static final MethodDescriptor<IntervalReport, Empty> REPORT_METHOD = MethodDescriptor.of(REPORT,
+            IntervalReport.getDefaultInstance(), Empty.getDefaultInstance());
+    public static final MethodDescriptor<Done, Empty> DONE_METHOD = MethodDescriptor.of(DONE,
+            Done.getDefaultInstance(), Empty.getDefaultInstance());
 
     /**
      * Largest payload either end sends or takes. A report is three compressed histograms (at most

@@ -1,7 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.ricochet.loadgen.distributed.proto.Assignment;
 import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
@@ -77,18 +76,15 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
             return ByteString.EMPTY;
         }));
         Hello hello = Hello.newBuilder().setIndex(index).setHost(hostName()).setPid(ProcessHandle.current().pid()).build();
-        try {
-            assignment = Assignment.parseFrom(await(client.call(Coordination.HELLO, hello.toByteString(), CALL_TIMEOUT)));
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("worker " + index + ": the controller's assignment is not readable", e);
-        }
+        // An assignment that is not readable fails the call with INTERNAL, as any other refusal does.
+        assignment = await(client.call(Coordination.HELLO_METHOD, hello, CALL_TIMEOUT));
         return assignment;
     }
 
     @Override
     public boolean awaitStart() {
         try {
-            await(client.call(Coordination.READY, Ready.newBuilder().setIndex(index).build().toByteString(), CALL_TIMEOUT));
+            await(client.call(Coordination.READY_METHOD, Ready.newBuilder().setIndex(index).build(), CALL_TIMEOUT));
             log.println("worker " + index + ": ready, waiting at the start barrier");
             boolean go = started.await(assignment.getStartTimeoutMillis() + 10_000, TimeUnit.MILLISECONDS);
             return go && !stop;
@@ -107,7 +103,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
                 .setOkBytes(d.delta().okBytes()).setConnects(d.delta().connects())
                 .setConnectFailures(d.delta().connectFailures()).setLatency(HistogramCodec.encode(d.latency()))
                 .setService(HistogramCodec.encode(d.service())).setConnect(HistogramCodec.encode(d.connect())).build();
-        client.call(Coordination.REPORT, report.toByteString(), CALL_TIMEOUT).whenComplete((v, e) -> {
+        client.call(Coordination.REPORT_METHOD, report, CALL_TIMEOUT).whenComplete((v, e) -> {
             if (e != null) {
                 log.println("worker " + index + ": interval " + d.index() + " not delivered: " + e.getMessage());
             }
@@ -136,7 +132,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
         Done done = Done.newBuilder().setIndex(index).setExitCode(exitCode).setSummaryJson(summaryJson)
                 .setError(error == null ? "" : error).build();
         try {
-            await(client.call(Coordination.DONE, done.toByteString(), CALL_TIMEOUT));
+            await(client.call(Coordination.DONE_METHOD, done, CALL_TIMEOUT));
         } catch (RpcException e) {
             log.println("worker " + index + ": final report not delivered: " + e.getMessage());
         } catch (InterruptedException e) {
