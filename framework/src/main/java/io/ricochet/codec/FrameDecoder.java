@@ -32,6 +32,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final int maxFrame;
     private final ConnectionStats stats;
     private boolean failed;
+    /** Whether an encoder frames replies in place through this decoder: only then is vouching worth its cost. */
+    private boolean vouching;
     /** The read buffer whose frames are being handed downstream, retained until the handing is over. */
     private ByteBuf pinned;
     /** The frame being handed downstream now, and where its index 0 is: an address, or an array and offset. */
@@ -110,8 +112,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         frame.readerIndex(width);
         in.skipBytes(frameLength);
         stats.frameRead();
-        handingDown(in, frame);
+        if (vouching) {
+            handingDown(in, frame);
+        }
         out.add(frame);
+    }
+
+    /**
+     * Called by a {@link FrameEncoder} built with this decoder: from now on the frames handed downstream
+     * are vouched for. A decoder whose frames are never answered in place (a client's) skips that work.
+     */
+    void vouchForFrames() {
+        vouching = true;
     }
 
     private void handingDown(ByteBuf in, ByteBuf frame) {

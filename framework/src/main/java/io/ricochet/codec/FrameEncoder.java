@@ -40,6 +40,9 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
         this.maxFrame = maxFrame;
         this.stats = stats;
         this.decoder = decoder;
+        if (decoder != null) {
+            decoder.vouchForFrames();
+        }
     }
 
     @Override

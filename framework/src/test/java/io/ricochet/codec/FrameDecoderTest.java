@@ -205,8 +205,29 @@ class FrameDecoderTest {
 
     @ParameterizedTest
     @EnumSource(LengthField.class)
+    void vouchesForNothingUnlessAnEncoderAsks(LengthField field) {
+        FrameDecoder decoder = new FrameDecoder(field, MAX, new ConnectionStats(meters));
+        List<Boolean> vouched = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                vouched.add(decoder.isFrameInHand((ByteBuf) msg));
+                ((ByteBuf) msg).release();
+            }
+        });
+        try {
+            ch.writeInbound(Unpooled.wrappedBuffer(Frames.encode(field.width(), new byte[] {1, 2})));
+            assertEquals(List.of(false), vouched);
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
     void vouchesOnlyForTheFrameBeingHandedDownstreamAndOnlyWhileItIs(LengthField field) {
         FrameDecoder decoder = new FrameDecoder(field, MAX, new ConnectionStats(meters));
+        decoder.vouchForFrames(); // as an encoder built with it does
         List<String> seen = new ArrayList<>();
         List<ByteBuf> kept = new ArrayList<>();
         EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
