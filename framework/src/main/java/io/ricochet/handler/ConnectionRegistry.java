@@ -15,6 +15,7 @@ public final class ConnectionRegistry {
     private final ConnectionBudget own;
     private final ConnectionBudget shared;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
     private final ChannelFutureListener onClose = future -> {
         channels.remove(future.channel());
         release();
@@ -31,9 +32,12 @@ public final class ConnectionRegistry {
         this.shared = shared;
     }
 
-    /** Registers {@code channel} and returns true, or returns false if the cap or the shared budget is reached. */
+    /**
+     * Registers {@code channel} and returns true, or returns false if the cap or the shared budget is reached,
+     * or the registry is {@linkplain #close closed}.
+     */
     public boolean admit(Channel channel) {
-        if (!own.tryAcquire()) {
+        if (closed || !own.tryAcquire()) {
             return false;
         }
         if (shared != null && !shared.tryAcquire()) {
@@ -41,8 +45,25 @@ public final class ConnectionRegistry {
             return false;
         }
         channels.add(channel);
+        // Looked at again after the add, against close()'s write-then-snapshot: a channel either is in the
+        // closer's snapshot or sees the close here, so none escapes a stop.
+        if (closed) {
+            channels.remove(channel);
+            release();
+            return false;
+        }
         channel.closeFuture().addListener(onClose);
         return true;
+    }
+
+    /** Admits nothing more and returns the channels admitted until now: the ones a stop must close. */
+    public Set<Channel> close() {
+        closed = true;
+        return channels();
+    }
+
+    public boolean isClosed() {
+        return closed;
     }
 
     private void release() {

@@ -8,17 +8,20 @@ import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Closes a connection that completes no frame for the idle timeout. Sits after the frame decoder, so
  * bytes that never finish a frame (a client sending one byte a second) do not keep it open, and a
  * connection whose reading is paused by backpressure still ages. The clock starts when the channel
  * becomes active. One timer per channel, re-armed for the remainder; frames only stamp a field, once
- * per read batch.
+ * per read batch. A connection that is still owed replies (a long call being served) is not idle: the
+ * clock is looked at again one timeout later.
  */
 public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter implements Runnable {
     private final long timeoutNanos;
     private final ConnectionStats stats;
+    private final BooleanSupplier owesReplies;
     private ChannelHandlerContext ctx;
     private Ticker ticker;
     private long lastFrameNanos;
@@ -26,8 +29,14 @@ public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter 
     private Future<?> timer;
 
     public IdleFrameTimeoutHandler(Duration timeout, ConnectionStats stats) {
+        this(timeout, stats, () -> false);
+    }
+
+    /** @param owesReplies whether the connection's handler still owes replies; asked on the event loop at each expiry */
+    public IdleFrameTimeoutHandler(Duration timeout, ConnectionStats stats, BooleanSupplier owesReplies) {
         this.timeoutNanos = timeout.toNanos();
         this.stats = stats;
+        this.owesReplies = owesReplies;
     }
 
     @Override
@@ -74,11 +83,13 @@ public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         long idle = ticker.nanoTime() - lastFrameNanos;
-        if (idle >= timeoutNanos) {
+        if (idle < timeoutNanos) {
+            timer = ctx.executor().schedule(this, timeoutNanos - idle, TimeUnit.NANOSECONDS);
+        } else if (owesReplies.getAsBoolean()) {
+            timer = ctx.executor().schedule(this, timeoutNanos, TimeUnit.NANOSECONDS);
+        } else {
             stats.closing(CloseReason.IDLE);
             ctx.close();
-        } else {
-            timer = ctx.executor().schedule(this, timeoutNanos - idle, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -31,7 +31,7 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
         this.registry = registry;
         if (registry.find(MeterNames.CONNECTIONS_ACTIVE).tags(tags).gauge() != null) {
             throw new IllegalStateException("meters " + tags + " are already registered on this registry (expected: "
-                    + "a name of its own for each server and client group)");
+                    + "a name of its own for each server and client on one registry)");
         }
         meters.add(Gauge.builder(MeterNames.CONNECTIONS_ACTIVE, active)
                 .description("Open connections (tcp, rpc) or live sessions (udp)").tags(tags).register(registry));
@@ -62,7 +62,11 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
             Supplier<Number> active) {
         Tags tags = Tags.of(MeterNames.TAG_NAME, name, MeterNames.TAG_PROTOCOL, protocol, MeterNames.TAG_ROLE, role,
                 MeterNames.TAG_IO, io);
-        return new TransportMeters(registry, tags, active);
+        // Looking and registering under one lock (RPC meters take it too): two owners registering the same tags
+        // at once would otherwise both pass the look, and share, then remove, one set of meters.
+        synchronized (registry) {
+            return new TransportMeters(registry, tags, active);
+        }
     }
 
     private Counter counter(String meterName, Tags tags, String description) {

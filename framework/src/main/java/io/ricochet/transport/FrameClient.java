@@ -22,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -58,8 +59,16 @@ public final class FrameClient implements AutoCloseable {
         this.loops = b.loops != null ? b.loops : EventLoops.create(b.transport, b.ioThreads, b.name + "-io");
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.connectTimeout.toMillis());
         this.customizer = b.customizer;
-        this.meters = b.registry == null ? null
-                : TransportMeters.register(b.registry, b.name, b.protocolTag, "client", loops.kind().label(), open::get);
+        try {
+            this.meters = b.registry == null ? null
+                    : TransportMeters.register(b.registry, b.name, b.protocolTag, "client", loops.kind().label(), open::get);
+        } catch (RuntimeException e) {
+            // Meters already registered under this name: the loops made for this client go with it.
+            if (ownsLoops) {
+                loops.close();
+            }
+            throw e;
+        }
         this.counters = meters == null ? TransportCounters.NONE : meters;
     }
 
@@ -92,7 +101,13 @@ public final class FrameClient implements AutoCloseable {
         FrameHandler opening = new FrameHandler() {
             @Override
             public void sessionOpened(FrameSession s) {
-                handler.sessionOpened(s);
+                try {
+                    handler.sessionOpened(s);
+                } catch (RuntimeException e) {
+                    // Thrown on, it closes the connection; whoever waits for the session hears why.
+                    session.completeExceptionally(e);
+                    throw e;
+                }
                 session.complete(s);
             }
 
@@ -104,6 +119,11 @@ public final class FrameClient implements AutoCloseable {
             @Override
             public boolean owesReplies(FrameSession s) {
                 return handler.owesReplies(s);
+            }
+
+            @Override
+            public boolean receivesWhileDraining(FrameSession s) {
+                return handler.receivesWhileDraining(s);
             }
 
             @Override
@@ -210,6 +230,8 @@ public final class FrameClient implements AutoCloseable {
     public static final class FrameExchange implements FrameHandler {
         private final ArrayDeque<CompletableFuture<ByteBuf>> waiting = new ArrayDeque<>();
         private volatile FrameSession session;
+        /** Set on the event loop when the connection closes: later requests fail at once instead of waiting forever. */
+        private volatile boolean closed;
 
         FrameExchange() {
         }
@@ -219,7 +241,10 @@ public final class FrameClient implements AutoCloseable {
             this.session = s;
         }
 
-        /** Sends {@code body} (taking ownership) and completes with the reply's body, or fails if the connection closes first. */
+        /**
+         * Sends {@code body} (taking ownership) and completes with the reply's body, or fails with an
+         * {@link java.io.IOException} if the connection is closed or closes first.
+         */
         public CompletableFuture<ByteBuf> request(ByteBuf body) {
             CompletableFuture<ByteBuf> reply = new CompletableFuture<>();
             FrameSession s = session;
@@ -227,14 +252,28 @@ public final class FrameClient implements AutoCloseable {
             if (loop.inEventLoop()) {
                 send(s, body, reply);
             } else {
-                loop.execute(() -> send(s, body, reply));
+                try {
+                    loop.execute(() -> send(s, body, reply));
+                } catch (RejectedExecutionException e) {
+                    body.release();
+                    reply.completeExceptionally(closedException(s));
+                }
             }
             return reply;
         }
 
         private void send(FrameSession s, ByteBuf body, CompletableFuture<ByteBuf> reply) {
+            if (closed) {
+                body.release();
+                reply.completeExceptionally(closedException(s));
+                return;
+            }
             waiting.add(reply);
             s.send(body, null);
+        }
+
+        private static java.io.IOException closedException(FrameSession s) {
+            return new java.io.IOException("connection to " + s.remoteAddress() + " closed");
         }
 
         @Override
@@ -252,9 +291,10 @@ public final class FrameClient implements AutoCloseable {
 
         @Override
         public void sessionClosed(FrameSession s) {
+            closed = true;
             CompletableFuture<ByteBuf> reply;
             while ((reply = waiting.poll()) != null) {
-                reply.completeExceptionally(new java.io.IOException("connection to " + s.remoteAddress() + " closed"));
+                reply.completeExceptionally(closedException(s));
             }
         }
 

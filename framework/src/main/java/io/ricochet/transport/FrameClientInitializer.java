@@ -34,7 +34,9 @@ final class FrameClientInitializer {
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
-        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats, decoder));
+        // Without the decoder: a client sends requests of its own, never a received frame back, so tracking the
+        // frame in hand (to frame a reply in place) would be work for nothing.
+        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats));
         p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handler, stats, lengthField.width(), decoder,
                 LINGER_NANOS, MAX_CLOSE_NANOS));
     }

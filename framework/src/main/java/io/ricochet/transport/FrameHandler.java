@@ -21,12 +21,23 @@ public interface FrameHandler {
     }
 
     /**
-     * Whether {@code session} still owes replies to frames it took: a graceful stop waits, up to its
-     * timeout, until it does not. The default fits one reply per frame; a protocol with another ratio
-     * (one-way frames, several replies) says what it owes. Runs on the session's event loop.
+     * Whether {@code session} still owes replies to frames it took. While it does, the idle timeout does not
+     * close a TCP connection, and a close the transport starts (a graceful stop, the peer's half-close, a
+     * malformed frame) waits for them; a stop waits up to its shutdown timeout. The default fits one reply per
+     * frame; a protocol with another ratio (one-way frames, several replies, frames it drops) must say what it
+     * owes, or a frame it never answers holds its connection open. Runs on the session's event loop.
      */
     default boolean owesReplies(FrameSession session) {
         return session.unansweredFrames() > 0;
+    }
+
+    /**
+     * Whether frames that arrive during a graceful stop still reach {@link #onFrame}, with
+     * {@link FrameSession#isDraining()} true: for a protocol whose owed work waits on the peer (the answers to
+     * its own calls), which should refuse new work then. By default they are discarded unserved.
+     */
+    default boolean receivesWhileDraining(FrameSession session) {
+        return false;
     }
 
     /** The session's {@link FrameSession#isWritable()} changed: a handler sending from elsewhere may pause or go on. */

@@ -43,6 +43,9 @@ public interface FrameSession {
      */
     boolean isWritable();
 
+    /** Whether a graceful stop is under way: new work should be refused. Thread-safe; always false for UDP. */
+    boolean isDraining();
+
     /**
      * Frames handed to the handler and not yet matched by a frame sent: what a one-reply-per-frame
      * protocol still owes. Event-loop confined; always 0 for UDP.

@@ -26,8 +26,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +73,9 @@ public final class RicochetServer implements AutoCloseable {
     private final String tcpProtocolTag;
     private final ConnectionRegistry connections;
     private final AtomicInteger udpSessions = new AtomicInteger();
-    private final AtomicBoolean started = new AtomicBoolean();
-    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    /** The binds of the one start: a stop during the start waits for them. */
+    private final CompletableFuture<Void> binding = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final List<TransportMeters> meters = new ArrayList<>();
     private volatile Channel tcpChannel;
@@ -99,29 +100,47 @@ public final class RicochetServer implements AutoCloseable {
 
     /**
      * Binds the listeners the config enables; completes with this server once they are bound, or fails
-     * with a {@link ServerStartException} (a port taken, an address wrong), having released what it took.
-     * At most once.
+     * with a {@link ServerStartException} (a port taken, an address wrong, meters already registered under
+     * this name), having closed what it bound and released what it took. At most once, and not after
+     * {@link #stop()}.
      */
     public CompletableFuture<RicochetServer> start() {
-        if (!started.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("start: called twice (expected: once)"));
+        if (!state.compareAndSet(State.NEW, State.STARTING)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("start: server is " + state.get().label
+                    + " (expected: new; a server starts at most once)"));
         }
         CompletableFuture<RicochetServer> result = new CompletableFuture<>();
         try {
-            CompletableFuture<Void> tcp = config.tcpEnabled() ? bindTcp() : CompletableFuture.completedFuture(null);
-            CompletableFuture<Void> udp = config.udpEnabled() ? bindUdp() : CompletableFuture.completedFuture(null);
+            // Every meter first: a clash must fail the start before anything is bound.
+            TransportCounters tcpCounters = config.tcpEnabled() ? counters(tcpProtocolTag, connections::active) : null;
+            TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessions::get) : null;
+            CompletableFuture<Void> tcp = tcpCounters != null ? bindTcp(tcpCounters) : CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> udp = udpCounters != null ? bindUdp(udpCounters) : CompletableFuture.completedFuture(null);
             CompletableFuture.allOf(tcp, udp).whenComplete((v, e) -> {
                 if (e == null) {
-                    result.complete(this);
+                    binding.complete(null);
                 } else {
-                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                    release().whenComplete((x, y) -> result.completeExceptionally(cause));
+                    binding.completeExceptionally(e);
                 }
             });
         } catch (RuntimeException e) {
-            // Meters that clash on the registry, say: nothing is bound yet.
-            release().whenComplete((x, y) -> result.completeExceptionally(e));
+            binding.completeExceptionally(e instanceof IllegalStateException
+                    ? new ServerStartException("cannot start " + name + ": " + e.getMessage(), e) : e);
         }
+        binding.whenComplete((v, e) -> {
+            if (e == null) {
+                // A stop that came during the start has been waiting for the binds: it closes them now.
+                state.compareAndSet(State.STARTING, State.STARTED);
+                result.complete(this);
+            } else {
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                state.set(State.STOPPING);
+                closeListeners().thenCompose(x -> release()).whenComplete((x, y) -> {
+                    terminate();
+                    result.completeExceptionally(cause);
+                });
+            }
+        });
         return result;
     }
 
@@ -144,8 +163,7 @@ public final class RicochetServer implements AutoCloseable {
         return registered;
     }
 
-    private CompletableFuture<Void> bindTcp() {
-        TransportCounters tcpCounters = counters(tcpProtocolTag, connections::active);
+    private CompletableFuture<Void> bindTcp(TransportCounters tcpCounters) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.transport().serverSocketChannel())
@@ -170,8 +188,7 @@ public final class RicochetServer implements AutoCloseable {
         bootstrap.childOption(option, (T) value);
     }
 
-    private CompletableFuture<Void> bindUdp() {
-        TransportCounters udpCounters = counters(Protocol.UDP.tag(), udpSessions::get);
+    private CompletableFuture<Void> bindUdp(TransportCounters udpCounters) {
         int width = config.lengthField().width();
         Bootstrap bootstrap = new Bootstrap()
                 .group(loops.group())
@@ -259,12 +276,62 @@ public final class RicochetServer implements AutoCloseable {
      * Stops gracefully, within the configured shutdown timeout: stops accepting; lets each connection
      * finish the replies its handler still owes ({@link FrameHandler#owesReplies}), serving nothing new;
      * flushes and closes each one lingering; flushes and closes UDP; then closes what is left, stops the
-     * event loops if the server owns them, and removes its meters. Idempotent.
+     * event loops if the server owns them, and removes its meters. A stop during {@link #start()} waits
+     * for the binds and then closes them; a stop before any start just releases. Idempotent.
      */
     public CompletableFuture<Void> stop() {
-        if (!stopping.compareAndSet(false, true)) {
-            return terminated;
+        State was = state.getAndUpdate(s -> s == State.TERMINATED ? s : State.STOPPING);
+        switch (was) {
+            case NEW -> release().whenComplete((x, y) -> terminate());
+            case STARTING -> binding.whenComplete((v, e) -> {
+                if (e == null) {
+                    drainAndClose();
+                }
+                // Else the failed start releases and terminates.
+            });
+            case STARTED -> drainAndClose();
+            default -> {
+                // Stopping or stopped already.
+            }
         }
+        return terminated;
+    }
+
+    private void drainAndClose() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        // Closed before the listener: a connection accepted from now on is closed unserved, and none is missed.
+        for (Channel ch : connections.close()) {
+            ch.eventLoop().execute(() -> {
+                TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
+                if (session != null) {
+                    session.drain();
+                } else {
+                    ch.close();
+                }
+            });
+            closing.add(closed(ch.closeFuture()));
+        }
+        closing.add(closeListeners());
+        long timeoutMillis = config.shutdownTimeout().toMillis();
+        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+                .thenApply(v -> false)
+                .completeOnTimeout(true, timeoutMillis, TimeUnit.MILLISECONDS)
+                .whenComplete((timedOut, e) -> {
+                    for (Channel ch : connections.channels()) {
+                        if (Boolean.TRUE.equals(timedOut)) {
+                            log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(), config.shutdownTimeout());
+                        }
+                        ch.close();
+                    }
+                    release().whenComplete((x, y) -> {
+                        log.info("shut down");
+                        terminate();
+                    });
+                });
+    }
+
+    /** Closes the bound listeners, UDP after flushing what it has written. */
+    private CompletableFuture<Void> closeListeners() {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         Channel tcp = tcpChannel;
         if (tcp != null) {
@@ -278,31 +345,7 @@ public final class RicochetServer implements AutoCloseable {
             });
             closing.add(closed(udp.closeFuture()));
         }
-        for (Channel ch : connections.channels()) {
-            ch.eventLoop().execute(() -> {
-                TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
-                if (session != null) {
-                    session.drain();
-                } else {
-                    ch.close();
-                }
-            });
-            closing.add(closed(ch.closeFuture()));
-        }
-        long timeoutMillis = config.shutdownTimeout().toMillis();
-        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
-                .completeOnTimeout(null, timeoutMillis, TimeUnit.MILLISECONDS)
-                .whenComplete((v, e) -> {
-                    for (Channel ch : connections.channels()) {
-                        log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(), config.shutdownTimeout());
-                        ch.close();
-                    }
-                    release().whenComplete((x, y) -> {
-                        log.info("shut down");
-                        terminated.complete(null);
-                    });
-                });
-        return terminated;
+        return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
 
     /** Removes the meters and, if this server made them, stops the event loops. */
@@ -311,10 +354,25 @@ public final class RicochetServer implements AutoCloseable {
         return ownsLoops ? loops.shutdown() : CompletableFuture.completedFuture(null);
     }
 
+    private void terminate() {
+        state.set(State.TERMINATED);
+        terminated.complete(null);
+    }
+
     private static CompletableFuture<Void> closed(io.netty.util.concurrent.Future<?> future) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         future.addListener(f -> done.complete(null));
         return done;
+    }
+
+    private enum State {
+        NEW("new"), STARTING("starting"), STARTED("started"), STOPPING("stopping"), TERMINATED("stopped");
+
+        final String label;
+
+        State(String label) {
+            this.label = label;
+        }
     }
 
     /** Builds a {@link RicochetServer}; only a handler ({@link #handler} or {@link #handlerPerSession}) is required. */

@@ -40,7 +40,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     protected void initChannel(Channel ch) {
         counters.opened();
         if (!connections.admit(ch)) {
-            counters.closed(CloseReason.LIMIT);
+            // Over the cap, or accepted just as a stop began (as connections still in the backlog are reset then).
+            counters.closed(connections.isClosed() ? CloseReason.SHUTDOWN : CloseReason.LIMIT);
             ch.close();
             return;
         }
@@ -49,10 +50,11 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder));
-        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats));
+        TcpSessionHandler session = new TcpSessionHandler(handlers.get(), stats, config.lengthField().width(), decoder,
+                config.lingerTimeout().toNanos(), 0);
+        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies));
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
-        p.addLast(PipelineCustomizer.SESSION, new TcpSessionHandler(handlers.get(), stats, config.lengthField().width(), decoder,
-                config.lingerTimeout().toNanos(), 0));
+        p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
     }
 }

@@ -46,7 +46,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private boolean flushPending;
     private boolean inReadBatch;
     private boolean closing;
-    private boolean draining;
+    /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
+    private CloseReason pendingClose;
+    /** A graceful stop is under way; frames reach the handler only if it asked to receive them while draining. */
+    private volatile boolean draining;
+    private boolean receiveWhileDraining;
     private long framesHandedOver;
     private long framesSent;
     private boolean lingering;
@@ -85,7 +89,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (closing || draining) {
+        if (closing || draining && !receiveWhileDraining) {
             // Decoded in the same batch as the frame whose handler closed the session, or after a stop began: not served.
             ((ByteBuf) msg).release();
             return;
@@ -179,6 +183,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     }
 
     @Override
+    public boolean isDraining() {
+        return draining;
+    }
+
+    @Override
     public long unansweredFrames() {
         return Math.max(0, framesHandedOver - framesSent);
     }
@@ -192,7 +201,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                 ctx.close();
             } else if (!closing) {
                 // The peer half-closed: every frame it completed has been handed over; answer them, then close.
-                closeGracefully(CloseReason.PEER);
+                closeOnceDrained(CloseReason.PEER);
             }
             // Else still flushing what is owed: the flush closes once it is written, seeing the input is shut.
         }
@@ -227,9 +236,10 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof DecoderException) {
-            // The decoder counted it and passed on the frames before the bad one; their replies go out first.
+            // The decoder counted it, passed on the frames before the bad one and discards the rest: their replies,
+            // including those the handler gives later, go out first.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
-            closeGracefully(CloseReason.PROTOCOL_ERROR);
+            closeOnceDrained(CloseReason.PROTOCOL_ERROR);
         } else if (cause instanceof IOException) {
             // A reset or a failed write: the connection is gone, nothing more can be delivered.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
@@ -242,18 +252,32 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     }
 
     /**
-     * A graceful stop, on the event loop: serve nothing new, let the handler finish the replies it owes
-     * ({@link FrameHandler#owesReplies}), looked at again every few milliseconds, then close lingering.
-     * The server's shutdown timeout bounds the wait.
+     * A graceful stop, on the event loop: serve nothing new (frames still reach a handler that
+     * {@linkplain FrameHandler#receivesWhileDraining receives while draining}, to finish its own calls), let the
+     * handler finish the replies it owes, then close lingering. The server's shutdown timeout bounds the wait.
      */
     void drain() {
         if (closing || draining) {
             return;
         }
         draining = true;
-        stats.closing(CloseReason.SHUTDOWN);
-        decoder.discardInput();
-        closeWhenDrained();
+        receiveWhileDraining = handler.receivesWhileDraining(this);
+        if (!receiveWhileDraining) {
+            decoder.discardInput();
+        }
+        closeOnceDrained(CloseReason.SHUTDOWN);
+    }
+
+    /**
+     * Closes lingering once the handler owes no more replies ({@link FrameHandler#owesReplies}), looked at
+     * again every few milliseconds: replies given later, from a timer or an executor, are not lost.
+     */
+    private void closeOnceDrained(CloseReason reason) {
+        stats.closing(reason);
+        if (pendingClose == null) {
+            pendingClose = reason;
+            closeWhenDrained();
+        }
     }
 
     private void closeWhenDrained() {
@@ -263,8 +287,13 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (handler.owesReplies(this)) {
             ctx.executor().schedule(this::closeWhenDrained, RicochetServer.DRAIN_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         } else {
-            closeGracefully(CloseReason.SHUTDOWN);
+            closeGracefully(pendingClose);
         }
+    }
+
+    /** Whether the handler still owes replies on a connection that is not closing: the idle timeout waits for them. */
+    boolean owesReplies() {
+        return !closing && ctx.channel().isActive() && handler.owesReplies(this);
     }
 
     /** The lingering close described on the class. Idempotent; the first reason given is the one counted. */

@@ -38,6 +38,11 @@ final class UdpSession implements FrameSession {
 
     /** A UDP stop is not drained: its replies go out with the read batch or not at all. */
     @Override
+    public boolean isDraining() {
+        return false;
+    }
+
+    @Override
     public long unansweredFrames() {
         return 0;
     }

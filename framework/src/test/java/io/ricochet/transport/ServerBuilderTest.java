@@ -124,7 +124,7 @@ class ServerBuilderTest {
             assertEcho(a.tcpAddress());
             assertEcho(b.tcpAddress());
             await().atMost(5, TimeUnit.SECONDS).until(() -> framesSent("a") == 2.0 && framesSent("b") == 1.0);
-            assertThrows(IllegalStateException.class, () -> RicochetServer.builder().config(tcpOnly())
+            assertThrows(ServerStartException.class, () -> RicochetServer.builder().config(tcpOnly())
                     .handler(new ReverseEcho()).meterRegistry(registry).name("a").build().startAndAwait(),
                     "a second server under a name in use");
             a.close();

@@ -158,6 +158,110 @@ class SessionApiTest {
         }
     }
 
+    /** A reply given later is still owed: a half-close once closed at once and lost it. */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aPeersHalfCloseWaitsForRepliesGivenLater(TransportKind transport) throws Exception {
+        try (RicochetServer server = TestServers.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED).build(),
+                later(), registry);
+                FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            client.send(new byte[] {1, 2, 3});
+            client.shutdownOutput();
+            assertArrayEquals(new byte[] {3, 2, 1}, client.receive(), "the reply owed at the half-close");
+            assertTrue(client.isClosedByServer());
+        }
+    }
+
+    /** As the half-close: a malformed frame closes only once the replies owed to the frames before it are out. */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aMalformedFrameWaitsForRepliesGivenLaterToEarlierFrames(TransportKind transport) throws Exception {
+        try (RicochetServer server = TestServers.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED).build(),
+                later(), registry);
+                FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            wire.writeBytes(Frames.encode(2, new byte[] {1, 2, 3}));
+            wire.writeBytes(new byte[] {0, 0});
+            client.sendRaw(wire.toByteArray());
+            assertArrayEquals(new byte[] {3, 2, 1}, client.receive(), "the reply owed to the frame before the bad one");
+            assertTrue(client.isClosedByServer());
+        }
+    }
+
+    /** The idle timeout once closed a connection whose reply was still being computed: it is not idle, it waits. */
+    @Test
+    void theIdleTimeoutWaitsForRepliesStillOwed() throws Exception {
+        CompletableFuture<Runnable> release = new CompletableFuture<>();
+        FrameHandler held = (session, body) -> {
+            ReverseEcho.reverse(body);
+            release.complete(() -> session.send(body));
+        };
+        ServerConfig config = TestServers.config(TransportKind.AUTO).udpPort(ServerConfig.DISABLED)
+                .idleTimeout(java.time.Duration.ofMillis(200)).build();
+        try (RicochetServer server = TestServers.start(config, held, registry);
+                FrameClient owed = new FrameClient(server.tcpAddress(), 2);
+                FrameClient quiet = new FrameClient(server.tcpAddress(), 2)) {
+            owed.send(new byte[] {1, 2, 3});
+            Runnable reply = release.get(10, TimeUnit.SECONDS);
+            // The quiet connection, opened after the other, idles out: the owed one has been idle as long.
+            assertTrue(quiet.isClosedByServer(), "a connection owed nothing idles out");
+            await().atMost(10, TimeUnit.SECONDS).until(() -> server.activeConnections() == 1);
+            worker.execute(reply);
+            assertArrayEquals(new byte[] {3, 2, 1}, owed.receive(), "the connection waited for its reply");
+            assertTrue(owed.isClosedByServer(), "then idles out as any other");
+        }
+    }
+
+    /** A request on an exchange whose connection had closed once waited forever. */
+    @Test
+    void aRequestOnAClosedExchangeFailsAtOnce() throws Exception {
+        try (RicochetServer server = TestServers.echo(TestServers.config(TransportKind.AUTO).udpPort(ServerConfig.DISABLED)
+                .build(), registry);
+                io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().build()) {
+            io.ricochet.transport.FrameClient.FrameExchange echo = client.connect(server.tcpAddress()).get(10, TimeUnit.SECONDS);
+            echo.close();
+            await().atMost(10, TimeUnit.SECONDS).until(() -> client.openConnections() == 0);
+            ByteBuf request = io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {1});
+            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> echo.request(request).get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
+            assertEquals(0, request.refCnt(), "the request was released");
+        }
+    }
+
+    /** A handler whose sessionOpened threw once left the connect future pending forever. */
+    @Test
+    void aHandlerThatFailsToOpenFailsTheConnect() throws Exception {
+        FrameHandler failing = new FrameHandler() {
+            @Override
+            public void sessionOpened(FrameSession session) {
+                throw new IllegalStateException("no thanks");
+            }
+
+            @Override
+            public void onFrame(FrameSession session, ByteBuf body) {
+                body.release();
+            }
+        };
+        try (RicochetServer server = TestServers.echo(TestServers.config(TransportKind.AUTO).udpPort(ServerConfig.DISABLED)
+                .build(), registry);
+                io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().build()) {
+            CompletableFuture<FrameSession> connect = client.connect(server.tcpAddress(), failing);
+            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> connect.get(10, TimeUnit.SECONDS));
+            assertEquals("no thanks", e.getCause().getMessage());
+            await().atMost(10, TimeUnit.SECONDS).until(() -> client.openConnections() == 0);
+        }
+    }
+
+    /** Answers {@code 50 ms} after the frame, from a timer: a reply the transport does not see coming. */
+    private static FrameHandler later() {
+        return (session, body) -> {
+            ReverseEcho.reverse(body);
+            session.eventLoop().schedule(() -> session.send(body), 50, TimeUnit.MILLISECONDS);
+        };
+    }
+
     @org.junit.jupiter.api.AfterEach
     void stopWorker() {
         worker.shutdownNow();

@@ -178,7 +178,8 @@ class TcpHostilePeerTest {
 
     /**
      * A reply given after a close began (from a timer), while the replies owed were still flushing, was
-     * failed when the output shut and closed the connection at once instead of lingering.
+     * failed when the output shut and closed the connection at once instead of lingering. The handler
+     * closes here: a close the transport starts waits for such a reply instead (see SessionApiTest).
      */
     @ParameterizedTest
     @MethodSource("transports")
@@ -186,6 +187,7 @@ class TcpHostilePeerTest {
         CountDownLatch lateReplyGiven = new CountDownLatch(1);
         FrameHandler echoOrLate = (session, body) -> {
             if (body.readableBytes() == 1) {
+                session.close();
                 session.eventLoop().schedule(() -> {
                     session.send(body);
                     lateReplyGiven.countDown();
@@ -206,7 +208,6 @@ class TcpHostilePeerTest {
                 wire.writeBytes(Frames.encode(2, Frames.body(4_000, 3)));
             }
             wire.writeBytes(Frames.encode(2, new byte[] {7}));
-            wire.writeBytes(Frames.header(2, 0));
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 try {
                     socket.getOutputStream().write(wire.toByteArray());
@@ -226,7 +227,7 @@ class TcpHostilePeerTest {
             assertEquals(1, server.activeConnections(), "the late reply did not end the connection");
             socket.shutdownOutput();
             await().atMost(5, TimeUnit.SECONDS).until(() -> server.activeConnections() == 0);
-            assertEquals(1.0, Meters.closed(registry, "tcp", "protocol_error"));
+            assertEquals(1.0, Meters.closed(registry, "tcp", "peer"));
         }
     }
 
