@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.ricochet.internal.Checks;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameSession;
@@ -19,9 +20,18 @@ import java.util.concurrent.TimeUnit;
  * once: by its response, its deadline (a timer on the event loop), the caller's cancel, or the loss of
  * the connection, whichever removes it from the table first. A write that fails closes the channel, so
  * it ends the call as a connection loss. A response that finds no pending call is dropped and counted
- * in {@link #lateResponses}. State is event-loop confined; {@link #call} may be used from any thread.
+ * in {@link #lateResponses}. State is event-loop confined; {@link #call} and {@link #send} may be used
+ * from any thread.
+ *
+ * <p>A cancel is told to the callee with a {@code CANCEL} envelope only once the peer has shown it
+ * understands one (an end older than {@code CANCEL} closes the connection on it): the dialer learns it
+ * from the answer to its first ping, the other end from the ping itself. Cancels made before the dialer
+ * knows are held until it does.
  */
 final class CallTable {
+    private enum PeerCancel { UNKNOWN, YES, NO }
+
+    private final RpcConnection connection;
     private final FrameSession session;
     private final RpcConfig config;
     private final RpcMetrics metrics;
@@ -29,11 +39,16 @@ final class CallTable {
     private long nextId;
     private volatile boolean closed;
     private long lateResponses;
+    private PeerCancel peerCancel;
+    private ArrayList<Long> heldCancels;
 
-    CallTable(FrameSession session, RpcConfig config, RpcMetrics metrics) {
+    /** @param dialer whether this end pings first, and so learns from the answer whether the peer takes {@code CANCEL} */
+    CallTable(RpcConnection connection, FrameSession session, RpcConfig config, RpcMetrics metrics, boolean dialer) {
+        this.connection = connection;
         this.session = session;
         this.config = config;
         this.metrics = metrics;
+        this.peerCancel = dialer ? PeerCancel.UNKNOWN : PeerCancel.NO;
     }
 
     /**
@@ -44,9 +59,9 @@ final class CallTable {
     CompletableFuture<ByteString> call(String method, String tag, ByteString payload, long timeoutNanos,
             Runnable whenWritten) {
         CompletableFuture<ByteString> result = new CompletableFuture<>();
-        if (payload.size() > config.maxPayload()) {
-            refused(result, whenWritten, new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
-                    "payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")"));
+        RpcException invalid = check(method, payload);
+        if (invalid != null) {
+            refused(result, whenWritten, invalid);
             return result;
         }
         long boundedNanos = Math.max(1, Math.min(timeoutNanos, RpcConfig.MAX_TIMEOUT.toNanos()));
@@ -57,18 +72,39 @@ final class CallTable {
             try {
                 loop.execute(() -> start(method, tag, payload, boundedNanos, result, whenWritten));
             } catch (RejectedExecutionException e) {
-                refused(result, whenWritten, new RpcException(RpcStatus.UNAVAILABLE, "connection to "
-                        + session.remoteAddress() + " is shutting down"));
+                refused(result, whenWritten, shuttingDown());
             }
         }
         return result;
     }
 
+    /** What makes a message unsendable, checked before it is encoded: an encoder failure would close the connection. */
+    private RpcException check(String method, ByteString payload) {
+        Checks.notNull("method", method);
+        Checks.notNull("payload", payload);
+        if (method.isEmpty() || method.length() > RpcConfig.MAX_METHOD_LENGTH) {
+            return new RpcException(RpcStatus.INVALID_ARGUMENT, "method: " + method.length() + " characters (expected: 1.."
+                    + RpcConfig.MAX_METHOD_LENGTH + ")");
+        }
+        if (payload.size() > config.maxPayload()) {
+            return new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
+                    "payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")");
+        }
+        return null;
+    }
+
+    private RpcException shuttingDown() {
+        return new RpcException(RpcStatus.UNAVAILABLE, "connection to " + session.remoteAddress() + " is shutting down");
+    }
+
+    private RpcException closedNow() {
+        return new RpcException(RpcStatus.UNAVAILABLE, "connection to " + session.remoteAddress() + " closed");
+    }
+
     private void start(String method, String tag, ByteString payload, long timeoutNanos,
             CompletableFuture<ByteString> result, Runnable whenWritten) {
         if (closed) {
-            refused(result, whenWritten, new RpcException(RpcStatus.UNAVAILABLE, "connection to " + session.remoteAddress()
-                    + " closed"));
+            refused(result, whenWritten, closedNow());
             return;
         }
         if (pending.size() >= config.maxInFlight()) {
@@ -88,29 +124,70 @@ final class CallTable {
         pending.put(id, call);
         metrics.started();
         call.timer = session.eventLoop().schedule(call, timeoutNanos, TimeUnit.NANOSECONDS);
+        Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
+                .setTimeoutMicros(Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
+        ByteBuf encoded = EnvelopeCodec.encode(request, session);
+        connection.write(encoded, whenWritten);
+        // Only now: a cancel that lands while the call is being set up must not send CANCEL ahead of REQUEST.
         // The caller's cancel ends the call here and tells the callee, which stops work nobody waits for.
         result.whenComplete((v, e) -> {
             if (e instanceof CancellationException) {
                 cancelled(call);
             }
         });
-        Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
-                .setTimeoutMicros(Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
-        ByteBuf encoded = EnvelopeCodec.encode(request, session);
-        session.send(encoded, whenWritten);
     }
 
     private void cancelled(PendingCall call) {
         if (!session.eventLoop().inEventLoop()) {
-            session.eventLoop().execute(() -> cancelled(call));
+            try {
+                session.eventLoop().execute(() -> cancelled(call));
+            } catch (RejectedExecutionException e) {
+                // The loop is gone, and the connection with it: the loss ends the call.
+            }
             return;
         }
         if (pending.remove(call.id) == call) {
             call.timer.cancel(false);
             metrics.finished(call.tag, RpcStatus.CANCELLED, System.nanoTime() - call.startNanos);
             if (!closed) {
-                session.send(EnvelopeCodec.encode(Envelope.newBuilder().setId(call.id).setKind(Kind.CANCEL).build(),
-                        session));
+                tellCancelled(call.id);
+            }
+        }
+    }
+
+    private void tellCancelled(long id) {
+        switch (peerCancel) {
+            case YES -> connection.write(EnvelopeCodec.encode(Envelope.newBuilder().setId(id).setKind(Kind.CANCEL).build(),
+                    session), null);
+            case UNKNOWN -> {
+                // Bounded like the calls it stands for; past that the callee just runs to its deadline.
+                if (heldCancels == null) {
+                    heldCancels = new ArrayList<>();
+                }
+                if (heldCancels.size() < config.maxInFlight()) {
+                    heldCancels.add(id);
+                }
+            }
+            case NO -> {
+            }
+        }
+    }
+
+    /** The peer pinged or cancelled, which only ends that understand {@code CANCEL} do. */
+    void peerUnderstandsCancel() {
+        learned(PeerCancel.YES);
+    }
+
+    private void learned(PeerCancel answer) {
+        if (peerCancel == answer || peerCancel == PeerCancel.YES) {
+            return;
+        }
+        peerCancel = answer;
+        ArrayList<Long> held = heldCancels;
+        heldCancels = null;
+        if (answer == PeerCancel.YES && held != null && !closed) {
+            for (long id : held) {
+                tellCancelled(id);
             }
         }
     }
@@ -122,24 +199,48 @@ final class CallTable {
         result.completeExceptionally(why);
     }
 
-    /** Sends {@code method} one way: no answer, no deadline. */
-    void send(String method, ByteString payload) {
+    /**
+     * Sends {@code method} one way: no answer, no deadline. Completes once it is handed to the open
+     * connection, or fails with an {@link RpcException}, which leaves the connection as it was.
+     */
+    CompletableFuture<Void> send(String method, ByteString payload) {
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        RpcException invalid = check(method, payload);
+        if (invalid != null) {
+            sent.completeExceptionally(invalid);
+            return sent;
+        }
         Envelope message = Envelope.newBuilder().setKind(Kind.ONE_WAY).setMethod(method).setPayload(payload).build();
         EventLoop loop = session.eventLoop();
         if (loop.inEventLoop()) {
-            sendNow(message);
+            sendNow(message, sent);
         } else {
-            loop.execute(() -> sendNow(message));
+            try {
+                loop.execute(() -> sendNow(message, sent));
+            } catch (RejectedExecutionException e) {
+                sent.completeExceptionally(shuttingDown());
+            }
         }
+        return sent;
     }
 
-    private void sendNow(Envelope message) {
-        if (!closed) {
-            session.send(EnvelopeCodec.encode(message, session));
+    private void sendNow(Envelope message, CompletableFuture<Void> sent) {
+        if (closed) {
+            sent.completeExceptionally(closedNow());
+            return;
         }
+        connection.write(EnvelopeCodec.encode(message, session), null);
+        sent.complete(null);
     }
 
     void onResponse(Envelope response) {
+        if (response.getId() == RpcConnection.PING_ID) {
+            // A ping's answer: an end that does not know the method (NOT_FOUND) predates CANCEL too.
+            if (peerCancel == PeerCancel.UNKNOWN) {
+                learned(response.getStatusValue() == 0 ? PeerCancel.YES : PeerCancel.NO);
+            }
+            return;
+        }
         PendingCall call = pending.remove(response.getId());
         if (call == null) {
             lateResponses++;
@@ -155,9 +256,10 @@ final class CallTable {
         }
     }
 
-    /** The connection is gone: every pending call fails now with {@code UNAVAILABLE}. */
+    /** The connection is gone, or its peer is: every pending call fails now with {@code UNAVAILABLE}. Idempotent. */
     void connectionLost() {
         closed = true;
+        heldCancels = null;
         if (pending.isEmpty()) {
             return;
         }
@@ -169,6 +271,11 @@ final class CallTable {
             metrics.finished(call.tag, RpcStatus.UNAVAILABLE, System.nanoTime() - call.startNanos);
             call.result.completeExceptionally(lost);
         }
+    }
+
+    /** This end is closing the connection: nothing new goes out, and what is pending fails at the loss. Thread-safe. */
+    void closing() {
+        closed = true;
     }
 
     boolean isClosed() {

@@ -12,13 +12,14 @@ import java.io.UncheckedIOException;
  * Envelopes to and from frame bodies, copying the payload once each way: decoding copies it out of the
  * read buffer into the envelope's {@code ByteString} (the buffer is released right after); encoding
  * writes it straight into a pooled buffer that has headroom for the length field, so framing copies nothing.
+ * Internal: the benchmarks reach it from the same package.
  */
-public final class EnvelopeCodec {
+final class EnvelopeCodec {
     private EnvelopeCodec() {
     }
 
     /** Parses and releases {@code body}. */
-    public static Envelope decode(ByteBuf body) throws InvalidProtocolBufferException {
+    static Envelope decode(ByteBuf body) throws InvalidProtocolBufferException {
         try {
             return Envelope.parseFrom(body.nioBuffer());
         } finally {
@@ -27,14 +28,14 @@ public final class EnvelopeCodec {
     }
 
     /** Serializes {@code envelope} into a buffer from {@code session}, ready for {@link FrameSession#send}. */
-    public static ByteBuf encode(Envelope envelope, FrameSession session) {
+    static ByteBuf encode(Envelope envelope, FrameSession session) {
         int size = envelope.getSerializedSize();
         ByteBuf buf = session.allocateBody(size);
         return writeTo(envelope, size, buf);
     }
 
     /** Serializes {@code envelope} ({@code size} bytes) after {@code buf}'s writer index. */
-    public static ByteBuf writeTo(Envelope envelope, int size, ByteBuf buf) {
+    static ByteBuf writeTo(Envelope envelope, int size, ByteBuf buf) {
         try {
             buf.ensureWritable(size);
             CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));

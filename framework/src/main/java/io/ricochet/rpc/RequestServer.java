@@ -7,6 +7,7 @@ import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameSession;
 import java.util.ArrayList;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -52,7 +53,9 @@ final class RequestServer {
         }
         String method = request.getMethod();
         if (method.equals(RpcConnection.PING)) {
-            // A keepalive: answered here, by either end, and not counted as a call.
+            // A keepalive: answered here, by either end, and not counted as a call. Only ends that know
+            // CANCEL ping, so the peer may be sent them from now on.
+            connection.peerUnderstandsCancel();
             if (!oneWay) {
                 respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).build());
             }
@@ -100,9 +103,9 @@ final class RequestServer {
         });
     }
 
-    /** The caller no longer waits for request {@code id}: its handler hears of it. */
+    /** The caller no longer waits for request {@code id}: its handler hears of it, and its answer is not sent. */
     void onCancel(long id) {
-        RpcRequest request = serving.get(id);
+        RpcRequest request = serving.remove(id);
         if (request != null) {
             request.cancel();
         }
@@ -128,7 +131,9 @@ final class RequestServer {
 
     private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, ByteString payload,
             Throwable error, boolean late) {
-        if (!oneWay) {
+        // Gone from the table if the caller sent CANCEL: it waits for nothing, so nothing is sent.
+        boolean awaited = !oneWay && serving.get(id) == request;
+        if (awaited) {
             serving.remove(id);
         }
         inFlight--;
@@ -143,6 +148,10 @@ final class RequestServer {
             if (cause instanceof RpcException e) {
                 status = e.status();
                 response.setMessage(truncate(e.detail()));
+            } else if (cause instanceof CancellationException) {
+                // A forwarded call the agent cancelled for its caller, or a handler's stage cancelled.
+                status = RpcStatus.CANCELLED;
+                response.setMessage("cancelled");
             } else {
                 status = RpcStatus.INTERNAL;
                 response.setMessage(truncate(cause.toString()));
@@ -161,14 +170,14 @@ final class RequestServer {
                     + " bytes not sent: the caller is not reading its answers");
         }
         metrics.finished(tag, status, System.nanoTime() - startNanos);
-        if (!oneWay) {
+        if (awaited) {
             respond(response.build());
         }
     }
 
     private void respond(Envelope response) {
         if (!closed) {
-            session.send(EnvelopeCodec.encode(response, session));
+            connection.write(EnvelopeCodec.encode(response, session), null);
         }
     }
 

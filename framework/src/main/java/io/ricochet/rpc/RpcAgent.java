@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * The relay (nbagent's agent): a client registers a URI, and calls to that URI from any other client
  * are forwarded over the owner's connection, with the time left before the caller's deadline, and the
- * answer goes back to the caller under the caller's own id. A route ends with {@code agent.unregister}
- * or its owner's disconnect.
+ * answer goes back to the caller under the caller's own id; the caller's cancel is passed on to the owner.
+ * A route ends with {@code agent.unregister} or its owner's disconnect.
  *
  * <p>Bounded against its peers: routes per client and in all ({@link RpcConfig#maxRoutes}), and bytes of
  * forwarded calls queued for owners ({@link RpcConfig#maxRelayBytes}). A call to an owner that is not
@@ -133,6 +133,9 @@ public final class RpcAgent {
         RelayedWrite write = new RelayedWrite(owner, bytes);
         CompletableFuture<ByteString> answer = owner.relay(request.method(), request.payload(), remaining, write);
         write.watch();
+        // The caller's cancel, or its disconnect, cancels the hop, which tells the owner. The hop's own
+        // deadline timer covers the caller's deadline.
+        request.onCancel(() -> answer.cancel(false), false);
         return answer;
     }
 

@@ -112,7 +112,7 @@ public final class RpcClient implements AutoCloseable {
         return call(method, request, group.config().rpc().defaultTimeout());
     }
 
-    /** Calls a typed method; fails with {@link RpcException}. */
+    /** Calls a typed method; fails with {@link RpcException} itself (not wrapped), as a raw call does. */
     public <Req extends MessageLite, Resp extends MessageLite> CompletableFuture<Resp> call(MethodDescriptor<Req, Resp> method,
             Req request, Duration timeout) {
         RpcConnection current = connection;
@@ -122,12 +122,17 @@ public final class RpcClient implements AutoCloseable {
         return current.call(method, request, timeout);
     }
 
-    /** Sends {@code method} one way (no answer); dropped while not connected. */
-    public void send(String method, ByteString payload) {
+    /**
+     * Sends {@code method} one way (no answer). Completes once queued on the connection; fails with
+     * {@link RpcException}: {@code UNAVAILABLE} while not connected, {@code RESOURCE_EXHAUSTED} for a
+     * payload over the limit (the connection stays).
+     */
+    public CompletableFuture<Void> send(String method, ByteString payload) {
         RpcConnection current = connection;
-        if (current != null && current.isOpen()) {
-            current.send(method, payload);
+        if (current == null || !current.isOpen()) {
+            return CompletableFuture.failedFuture(new RpcException(RpcStatus.UNAVAILABLE, "not connected to " + target));
         }
+        return current.send(method, payload);
     }
 
     /**
@@ -146,26 +151,32 @@ public final class RpcClient implements AutoCloseable {
         if (!served.register(uri, handler)) {
             return CompletableFuture.failedFuture(new RpcException(RpcStatus.ALREADY_EXISTS, uri + " is served already"));
         }
-        return call(RpcAgent.REGISTER, RpcAgent.route(uri)).handle((v, e) -> {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        call(RpcAgent.REGISTER, RpcAgent.route(uri)).whenComplete((v, e) -> {
             if (e != null) {
                 served.unregister(uri);
-                throw e instanceof RuntimeException r ? r : new RpcException(RpcStatus.INTERNAL, e.toString());
+                done.completeExceptionally(RpcConnection.unwrap(e));
+            } else {
+                routes.add(uri);
+                done.complete(null);
             }
-            routes.add(uri);
-            return null;
         });
+        return done;
     }
 
     /** Removes the route at the agent, then the handler here. */
     public CompletableFuture<Void> unserve(String uri) {
         routes.remove(uri);
-        return call(RpcAgent.UNREGISTER, RpcAgent.route(uri)).handle((v, e) -> {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        call(RpcAgent.UNREGISTER, RpcAgent.route(uri)).whenComplete((v, e) -> {
             served.unregister(uri);
             if (e != null) {
-                throw e instanceof RuntimeException r ? r : new RpcException(RpcStatus.INTERNAL, e.toString());
+                done.completeExceptionally(RpcConnection.unwrap(e));
+            } else {
+                done.complete(null);
             }
-            return null;
         });
+        return done;
     }
 
     public boolean isConnected() {

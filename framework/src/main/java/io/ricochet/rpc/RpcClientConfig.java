@@ -16,9 +16,10 @@ import java.time.Duration;
  * @param connectTimeout   one connection attempt
  * @param reconnect        whether a lost connection is re-established, with exponential backoff from
  *                         {@code reconnectInitialDelay} to {@code reconnectMaxDelay}
- * @param keepalive        a connection that has heard nothing for this long pings the server, and is closed if
- *                         the ping goes unanswered as long again; {@link Duration#ZERO} turns pings off. Keep
- *                         it below the server's idle timeout, which a ping resets
+ * @param keepalive        a connection that has sent nothing, or heard nothing, for this long pings the server,
+ *                         and is closed if it then hears nothing at all for as long again; {@link Duration#ZERO}
+ *                         turns pings off. A ping resets the server's idle timeout, but may go out up to
+ *                         1.5 intervals after the last frame: keep it below half the server's idle timeout
  * @param name             the {@code name} tag of the group's meters, unique per registry
  */
 public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
@@ -51,6 +52,9 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         return new Builder();
     }
 
+    /** The default keepalive: below half of {@link io.ricochet.config.ServerConfig#DEFAULT_IDLE_TIMEOUT}. */
+    public static final Duration DEFAULT_KEEPALIVE = Duration.ofSeconds(10);
+
     public static final class Builder {
         private RpcConfig rpc = RpcConfig.DEFAULTS;
         private TransportKind transport = TransportKind.AUTO;
@@ -59,7 +63,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         private boolean reconnect;
         private Duration reconnectInitialDelay = Duration.ofMillis(100);
         private Duration reconnectMaxDelay = Duration.ofSeconds(10);
-        private Duration keepalive = Duration.ofSeconds(30);
+        private Duration keepalive = DEFAULT_KEEPALIVE;
         private String name = "rpc-client";
 
         private Builder() {
@@ -93,7 +97,10 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             return this;
         }
 
-        /** Pings after this long without a frame (default 30 s); {@link Duration#ZERO} for none. */
+        /**
+         * Pings after this long without a frame sent or heard (default 10 s); {@link Duration#ZERO} for none.
+         * Below half the server's idle timeout.
+         */
         public Builder keepalive(Duration keepalive) {
             this.keepalive = keepalive;
             return this;

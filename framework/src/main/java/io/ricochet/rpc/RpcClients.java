@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * A group of RPC clients sharing event loops and meters: one per application, many connections. It
@@ -33,6 +34,10 @@ public final class RpcClients implements AutoCloseable {
 
     private RpcClients(RpcClientConfig config, MeterRegistry registry, EventLoops loops) {
         this.config = config;
+        this.metrics = RpcMetrics.client(registry, config.name(), config.rpc());
+        this.servedMetrics = RpcMetrics.server(registry, config.name(), config.rpc());
+        // First, so a name already taken fails before any event loop or socket exists.
+        RpcMetrics.register(metrics, servedMetrics);
         FrameClient.Builder builder = FrameClient.builder().lengthField(LengthField.FOUR).maxFrame(config.rpc().maxFrame())
                 .connectTimeout(config.connectTimeout()).protocolTag(METER_TAG);
         if (loops != null) {
@@ -43,12 +48,20 @@ public final class RpcClients implements AutoCloseable {
         if (registry != null) {
             builder.meterRegistry(registry, config.name());
         }
-        this.frames = builder.build();
-        this.metrics = RpcMetrics.client(registry, config.name(), config.rpc());
-        this.servedMetrics = RpcMetrics.server(registry, config.name(), config.rpc());
+        try {
+            this.frames = builder.build();
+        } catch (RuntimeException e) {
+            metrics.close();
+            servedMetrics.close();
+            throw e;
+        }
     }
 
-    /** A group on event loops of its own, counting into {@code registry} (null: counts nothing). */
+    /**
+     * A group on event loops of its own, counting into {@code registry} (null: counts nothing). Fails with
+     * {@link IllegalStateException} if an RPC server or client group of the same {@link RpcClientConfig#name}
+     * counts into {@code registry} already.
+     */
     public static RpcClients create(RpcClientConfig config, MeterRegistry registry) {
         return new RpcClients(config, registry, null);
     }
@@ -62,7 +75,16 @@ public final class RpcClients implements AutoCloseable {
     public CompletableFuture<RpcClient> connect(InetSocketAddress target) {
         RpcClient client = new RpcClient(this, target);
         clients.add(client);
-        return client.start().thenApply(ignored -> client);
+        CompletableFuture<RpcClient> connected = new CompletableFuture<>();
+        // By hand, not thenApply: the failure stays the RpcException itself, not wrapped in a CompletionException.
+        client.start().whenComplete((v, e) -> {
+            if (e == null) {
+                connected.complete(client);
+            } else {
+                connected.completeExceptionally(e);
+            }
+        });
+        return connected;
     }
 
     RpcClientConfig config() {
@@ -74,12 +96,11 @@ public final class RpcClients implements AutoCloseable {
     }
 
     CompletableFuture<FrameSession> connect(InetSocketAddress target, RpcConnection connection) {
-        return frames.connect(target, connection);
+        return frames.connect(target, connection.frameHandler());
     }
 
-    RpcConnection newConnection(RequestRouter router, java.util.function.Consumer<RpcConnection> onOpen,
-            java.util.function.Consumer<RpcConnection> onClose) {
-        return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), onOpen, onClose);
+    RpcConnection newConnection(RequestRouter router, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
+        return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), true, onOpen, onClose);
     }
 
     void forget(RpcClient client) {

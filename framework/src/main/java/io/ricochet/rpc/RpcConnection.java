@@ -7,29 +7,34 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.ricochet.rpc.proto.Envelope;
+import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameHandler;
 import io.ricochet.transport.FrameSession;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One RPC connection, at either end: the frame handler of its session, made for it alone. It reads
- * envelopes and hands requests to its {@link RequestServer} and responses to its {@link CallTable}, so
- * the server can call back the clients connected to it (an agent does). Calls may be made from any
- * thread; everything else runs on the connection's event loop.
+ * One RPC connection, at either end. It reads envelopes and hands requests to its {@link RequestServer}
+ * and responses to its {@link CallTable}, so the server can call back the clients connected to it (an
+ * agent does). Calls may be made from any thread; everything else runs on the connection's event loop.
  *
  * <p>Futures complete on the event loop: callbacks must not block it (use the {@code *Async} variants
- * with an executor for blocking work). With keepalive on, a connection that has heard nothing for the
- * keepalive interval pings its peer, and one whose ping goes unanswered for another interval is closed.
+ * with an executor for blocking work). With keepalive on, a connection that has sent nothing, or heard
+ * nothing, for the keepalive interval pings its peer (which resets the peer's idle timeout), and one
+ * that then hears nothing at all for another interval is closed.
  */
-public final class RpcConnection implements FrameHandler {
+public final class RpcConnection {
     /** The built-in method a keepalive calls; every RPC end answers it. */
     public static final String PING = "rpc.ping";
+    /** The id of every ping: calls count from 1, so a ping's answer is never taken for a call's. */
+    static final long PING_ID = 0;
     private static final Logger log = LoggerFactory.getLogger(RpcConnection.class);
 
     private final RpcConfig config;
@@ -37,40 +42,84 @@ public final class RpcConnection implements FrameHandler {
     private final RpcMetrics clientMetrics;
     private final RpcMetrics serverMetrics;
     private final long keepaliveNanos;
+    private final boolean dialer;
     private final Consumer<RpcConnection> onOpen;
     private final Consumer<RpcConnection> onClose;
+    private final Handler handler = new Handler();
     private volatile FrameSession session;
     private volatile CallTable calls;
     private RequestServer server;
-    private boolean heard;
+    // Keepalive state, event-loop confined: stamped once per frame each way, read every half interval.
+    private long lastSentNanos;
+    private long lastHeardNanos;
+    private long pingSentNanos;
+    private boolean pingOutstanding;
     private ScheduledFuture<?> keepalive;
 
+    /**
+     * @param keepalive {@link Duration#ZERO} for none
+     * @param dialer    whether this end connected: it pings once at once, and the answer says whether the
+     *                  peer understands {@code CANCEL} (older ends close the connection on it)
+     */
     RpcConnection(RpcConfig config, RequestRouter router, RpcMetrics clientMetrics, RpcMetrics serverMetrics,
-            Duration keepalive, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
+            Duration keepalive, boolean dialer, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
         this.config = config;
         this.router = router;
         this.clientMetrics = clientMetrics;
         this.serverMetrics = serverMetrics;
         this.keepaliveNanos = keepalive.toNanos();
+        this.dialer = dialer;
         this.onOpen = onOpen;
         this.onClose = onClose;
     }
 
-    @Override
-    public void sessionOpened(FrameSession opened) {
+    /** The transport's view of this connection; kept apart so the frame callbacks are not public API. */
+    FrameHandler frameHandler() {
+        return handler;
+    }
+
+    private final class Handler implements FrameHandler {
+        @Override
+        public void sessionOpened(FrameSession opened) {
+            opened(opened);
+        }
+
+        @Override
+        public void onFrame(FrameSession s, ByteBuf body) {
+            received(s, body);
+        }
+
+        /** Requests being served or calls waiting for answers: a graceful stop lets them finish. */
+        @Override
+        public boolean owesReplies(FrameSession s) {
+            return server.serving() > 0 || calls.pending() > 0;
+        }
+
+        @Override
+        public void sessionClosed(FrameSession s) {
+            closed();
+        }
+    }
+
+    private void opened(FrameSession opened) {
         this.session = opened;
-        this.calls = new CallTable(opened, config, clientMetrics);
+        this.calls = new CallTable(this, opened, config, clientMetrics, dialer);
         this.server = new RequestServer(opened, config, router, serverMetrics, this);
+        long now = System.nanoTime();
+        lastSentNanos = now;
+        lastHeardNanos = now;
+        if (dialer) {
+            ping(now);
+        }
         if (keepaliveNanos > 0) {
-            keepalive = opened.eventLoop().scheduleAtFixedRate(this::keepalive, keepaliveNanos, keepaliveNanos,
-                    TimeUnit.NANOSECONDS);
+            long check = Math.max(1, keepaliveNanos / 2);
+            keepalive = opened.eventLoop().scheduleAtFixedRate(this::keepalive, check, check, TimeUnit.NANOSECONDS);
         }
         onOpen.accept(this);
     }
 
-    @Override
-    public void onFrame(FrameSession s, ByteBuf body) {
-        heard = true;
+    private void received(FrameSession s, ByteBuf body) {
+        lastHeardNanos = System.nanoTime();
         Envelope envelope;
         try {
             envelope = EnvelopeCodec.decode(body);
@@ -82,19 +131,18 @@ public final class RpcConnection implements FrameHandler {
         switch (envelope.getKind()) {
             case RESPONSE -> calls.onResponse(envelope);
             case REQUEST, ONE_WAY -> server.onRequest(envelope);
-            case CANCEL -> server.onCancel(envelope.getId());
+            case CANCEL -> {
+                calls.peerUnderstandsCancel();
+                server.onCancel(envelope.getId());
+            }
+            // A kind of a later version: dropped, so an older end keeps the connection a newer one opened.
+            case UNRECOGNIZED -> log.debug("{}: envelope of unknown kind {} dropped", s.remoteAddress(),
+                    envelope.getKindValue());
             default -> s.close();
         }
     }
 
-    /** Requests being served or calls waiting for answers: a graceful stop lets them finish. */
-    @Override
-    public boolean owesReplies(FrameSession s) {
-        return server.serving() > 0 || calls.pending() > 0;
-    }
-
-    @Override
-    public void sessionClosed(FrameSession s) {
+    private void closed() {
         if (keepalive != null) {
             keepalive.cancel(false);
         }
@@ -103,17 +151,49 @@ public final class RpcConnection implements FrameHandler {
         onClose.accept(this);
     }
 
+    /** Writes {@code body} as one frame; on the event loop. The one place frames go out, so it stamps the time. */
+    void write(ByteBuf body, Runnable whenWritten) {
+        lastSentNanos = System.nanoTime();
+        session.send(body, whenWritten);
+    }
+
+    /** A request with the ping's id, as a peer that does not know the method answers it too (NOT_FOUND). */
+    private void ping(long now) {
+        Envelope ping = Envelope.newBuilder().setId(PING_ID).setKind(Kind.REQUEST).setMethod(PING).build();
+        write(EnvelopeCodec.encode(ping, session), null);
+        pingSentNanos = now;
+        pingOutstanding = true;
+    }
+
+    /**
+     * Every half interval. A ping goes out once nothing was sent for the interval, since the peer's idle
+     * timeout counts the frames it receives, or once nothing was heard for it. Any frame heard after a ping
+     * shows the peer alive, as in grpc-java: its answer may be queued behind others. Only a ping followed
+     * by a whole interval of silence closes the connection.
+     */
     private void keepalive() {
-        if (heard) {
-            heard = false;
+        if (calls.isClosed()) {
             return;
         }
-        call(PING, ByteString.EMPTY, keepaliveNanos).whenComplete((v, e) -> {
-            if (e instanceof RpcException r && r.status() == RpcStatus.DEADLINE_EXCEEDED) {
-                log.info("closing {}: no answer to a keepalive ping for {} ms", remoteAddress(), keepaliveNanos / 1_000_000);
-                abort();
+        long now = System.nanoTime();
+        if (pingOutstanding) {
+            if (lastHeardNanos - pingSentNanos > 0) {
+                pingOutstanding = false;
+            } else if (now - pingSentNanos >= keepaliveNanos) {
+                log.info("closing {}: nothing heard for {} ms after a keepalive ping", remoteAddress(),
+                        (now - pingSentNanos) / 1_000_000);
+                keepalive.cancel(false);
+                // The peer is gone: its calls fail now rather than after the close's linger.
+                calls.connectionLost();
+                session.close();
+                return;
+            } else {
+                return;
             }
-        });
+        }
+        if (now - lastSentNanos >= keepaliveNanos || now - lastHeardNanos >= keepaliveNanos) {
+            ping(now);
+        }
     }
 
     /** Calls {@code method} with the configured default deadline. */
@@ -140,18 +220,46 @@ public final class RpcConnection implements FrameHandler {
         return call(method, request, config.defaultTimeout());
     }
 
-    /** Calls a typed method; an answer that is not its response type fails with {@code INTERNAL}. */
+    /**
+     * Calls a typed method; fails with an {@link RpcException}, as a raw call does, and with {@code INTERNAL}
+     * if the answer is not its response type. Cancelling the future cancels the call.
+     */
     public <Req extends MessageLite, Resp extends MessageLite> CompletableFuture<Resp> call(MethodDescriptor<Req, Resp> method,
             Req request, Duration timeout) {
-        CompletableFuture<ByteString> raw = call(method.name(), request.toByteString(), timeout);
-        CompletableFuture<Resp> typed = raw.thenApply(method::parseResponse);
-        // Cancelling the typed future cancels the call.
+        return typed(method, call(method.name(), request.toByteString(), timeout));
+    }
+
+    /**
+     * {@code raw}'s answer parsed as {@code method}'s response. Completed by hand, not with {@code thenApply},
+     * so a failure reaches {@code handle} and {@code exceptionally} as the {@link RpcException} itself.
+     */
+    static <Resp extends MessageLite> CompletableFuture<Resp> typed(MethodDescriptor<?, Resp> method,
+            CompletableFuture<ByteString> raw) {
+        CompletableFuture<Resp> typed = new CompletableFuture<>();
+        raw.whenComplete((payload, e) -> {
+            if (e != null) {
+                typed.completeExceptionally(unwrap(e));
+                return;
+            }
+            Resp response;
+            try {
+                response = method.parseResponse(payload);
+            } catch (RpcException parse) {
+                typed.completeExceptionally(parse);
+                return;
+            }
+            typed.complete(response);
+        });
         typed.whenComplete((v, e) -> {
             if (typed.isCancelled()) {
                 raw.cancel(false);
             }
         });
         return typed;
+    }
+
+    static Throwable unwrap(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     /**
@@ -162,9 +270,14 @@ public final class RpcConnection implements FrameHandler {
         return calls().call(uri, RpcMetrics.AGENT_ROUTE, payload, timeoutNanos, whenWritten);
     }
 
-    /** Sends {@code method} one way: no answer, no deadline. Thread-safe. */
-    public void send(String method, ByteString payload) {
-        calls().send(method, payload);
+    /**
+     * Sends {@code method} one way: no answer, no deadline. Completes once it is queued for writing on the
+     * open connection, or fails with an {@link RpcException}: {@code RESOURCE_EXHAUSTED} for a payload over
+     * {@link RpcConfig#maxPayload}, {@code INVALID_ARGUMENT} for a bad method name, {@code UNAVAILABLE} when
+     * the connection is closed. A refused message leaves the connection as it was. Thread-safe.
+     */
+    public CompletableFuture<Void> send(String method, ByteString payload) {
+        return calls().send(method, payload);
     }
 
     private CallTable calls() {
@@ -199,13 +312,30 @@ public final class RpcConnection implements FrameHandler {
         return calls.lateResponses();
     }
 
-    /** Flushes what is owed and closes; pending calls then fail with {@code UNAVAILABLE}. */
+    /**
+     * Flushes what is owed and closes; pending calls then fail with {@code UNAVAILABLE}, and calls and sends
+     * made after this fail with it at once.
+     */
     public void close() {
-        session.close();
+        CallTable table = calls;
+        if (table != null) {
+            // A closing connection reads no more answers: calls and sends made from now on fail at once.
+            table.closing();
+        }
+        try {
+            session.close();
+        } catch (RejectedExecutionException e) {
+            // Its event loop has shut down, which closed the connection already.
+        }
     }
 
     /** Closes at once, dropping what is queued: the peer stopped reading. Thread-safe. */
     void abort() {
         session.abort();
+    }
+
+    /** The peer showed it understands {@code CANCEL} (it pinged): from now on this end sends them. On the loop. */
+    void peerUnderstandsCancel() {
+        calls.peerUnderstandsCancel();
     }
 }

@@ -5,19 +5,18 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.ricochet.metrics.MeterNames;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The meters of one side (server or client) of one RPC server or client group: a timer per method tag
- * and status, and a gauge of calls in flight, all tagged with the owner's {@code name}, and removed by
- * {@link #close}. Tags are bounded: only methods a side serves (or calls) name a tag, unknown names
- * share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past {@code maxMethodTags}
- * distinct tags, further ones share {@link #OTHER_METHOD}, so a registry cannot grow without end.
- * Without a registry it only keeps the in-flight count.
+ * and status, and a gauge of calls in flight, all tagged with the owner's {@code name}. They are on the
+ * registry from {@link #register} to {@link #close}, and never after: a call that ends after the close
+ * (a late answer) is not counted. Tags are bounded: only methods a side serves (or calls) name a tag,
+ * unknown names share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past
+ * {@code maxMethodTags} distinct tags, further ones share {@link #OTHER_METHOD}, so a registry cannot
+ * grow without end. Without a registry it only keeps the in-flight count.
  */
 public final class RpcMetrics implements AutoCloseable {
     public static final String SERVER_REQUESTS = "ricochet.rpc.server.requests";
@@ -33,34 +32,66 @@ public final class RpcMetrics implements AutoCloseable {
     private final MeterRegistry registry;
     private final String name;
     private final String timerName;
+    private final String gaugeName;
     private final int maxMethodTags;
     private final ConcurrentHashMap<String, Timer[]> timers = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final List<Meter> meters = new ArrayList<>();
+    /** Guarded by {@code this}, with {@link #closed}: a timer is added only while open, so close removes them all. */
+    private Meter gauge;
+    private volatile boolean registered;
+    private volatile boolean closed;
 
     private RpcMetrics(MeterRegistry registry, String name, String timerName, String gaugeName, int maxMethodTags) {
         this.registry = registry;
         this.name = name;
         this.timerName = timerName;
+        this.gaugeName = gaugeName;
         this.maxMethodTags = maxMethodTags;
-        if (registry != null) {
-            if (registry.find(gaugeName).tag(MeterNames.TAG_NAME, name).gauge() != null) {
-                throw new IllegalStateException(gaugeName + "{name=" + name + "} is already registered on this registry "
-                        + "(expected: a name of its own for each RPC server and client group)");
-            }
-            meters.add(Gauge.builder(gaugeName, inFlight, AtomicInteger::get).description("RPC calls in flight")
-                    .tag(MeterNames.TAG_NAME, name).register(registry));
-        }
     }
 
-    /** The server side of the RPC server or client group {@code name}; {@code registry} null counts nothing. */
+    /** The server side of the RPC server or client group {@code name}, not yet registered; {@code registry} null counts nothing. */
     static RpcMetrics server(MeterRegistry registry, String name, RpcConfig config) {
         return new RpcMetrics(registry, name, SERVER_REQUESTS, SERVER_IN_FLIGHT, config.maxMethodTags());
     }
 
-    /** The client side of the RPC server (its agent's hops) or client group {@code name}. */
+    /** The client side of the RPC server (its agent's hops) or client group {@code name}, not yet registered. */
     static RpcMetrics client(MeterRegistry registry, String name, RpcConfig config) {
         return new RpcMetrics(registry, name, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, config.maxMethodTags());
+    }
+
+    /**
+     * Puts the gauges of {@code sides} (one owner's, on one registry) on their registry, all or none.
+     * Fails with {@link IllegalStateException}, registering nothing, if another owner's meters carry the
+     * same name there. The check and the registration hold the registry's lock, which the transport meters
+     * take too, so two owners starting at once cannot both pass the check.
+     */
+    static void register(RpcMetrics... sides) {
+        MeterRegistry registry = sides[0].registry;
+        if (registry == null) {
+            return;
+        }
+        synchronized (registry) {
+            for (RpcMetrics side : sides) {
+                if (registry.find(side.gaugeName).tag(MeterNames.TAG_NAME, side.name).meter() != null) {
+                    throw new IllegalStateException(side.gaugeName + "{" + MeterNames.TAG_NAME + "=" + side.name
+                            + "} is already registered on this registry (expected: a name of its own for each RPC server "
+                            + "and client group on one registry: RpcServer.builder().name(...), "
+                            + "RpcClientConfig.builder().name(...))");
+                }
+            }
+            for (RpcMetrics side : sides) {
+                side.registerGauge();
+            }
+        }
+    }
+
+    private synchronized void registerGauge() {
+        if (closed) {
+            return;
+        }
+        gauge = Gauge.builder(gaugeName, inFlight, AtomicInteger::get).description("RPC calls in flight")
+                .tag(MeterNames.TAG_NAME, name).register(registry);
+        registered = true;
     }
 
     void started() {
@@ -69,8 +100,11 @@ public final class RpcMetrics implements AutoCloseable {
 
     void finished(String tag, RpcStatus status, long nanos) {
         inFlight.decrementAndGet();
-        if (registry != null) {
-            timersOf(tag)[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        if (registered && !closed) {
+            Timer[] byStatus = timersOf(tag);
+            if (byStatus != null) {
+                byStatus[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+            }
         }
     }
 
@@ -78,16 +112,22 @@ public final class RpcMetrics implements AutoCloseable {
         return inFlight.get();
     }
 
+    /** The timers of {@code tag}, or null once closed. */
     private Timer[] timersOf(String tag) {
         Timer[] found = timers.get(tag);
         if (found != null) {
             return found;
         }
-        // Past the cap only "other" is added; such a tag then finds "other" on each call.
-        return timers.computeIfAbsent(timers.size() < maxMethodTags ? tag : OTHER_METHOD, this::register);
+        synchronized (this) {
+            if (closed) {
+                return null;
+            }
+            // Past the cap only "other" is added; such a tag then finds "other" on each call.
+            return timers.computeIfAbsent(timers.size() < maxMethodTags ? tag : OTHER_METHOD, this::registerTimers);
+        }
     }
 
-    private Timer[] register(String tag) {
+    private Timer[] registerTimers(String tag) {
         Timer[] byStatus = new Timer[RpcStatus.values().length];
         for (RpcStatus s : RpcStatus.values()) {
             byStatus[s.ordinal()] = Timer.builder(timerName).description("RPC calls by method and status")
@@ -96,17 +136,22 @@ public final class RpcMetrics implements AutoCloseable {
         return byStatus;
     }
 
-    /** Removes the meters from the registry. */
+    /** Removes the meters from the registry for good: what ends later is not counted, and registers nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (registry == null) {
             return;
         }
-        meters.forEach(registry::remove);
+        if (gauge != null) {
+            registry.remove(gauge);
+            gauge = null;
+        }
         for (Timer[] byStatus : timers.values()) {
             for (Timer timer : byStatus) {
                 registry.remove(timer);
             }
         }
+        timers.clear();
     }
 }

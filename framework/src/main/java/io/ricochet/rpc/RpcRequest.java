@@ -15,7 +15,10 @@ public final class RpcRequest {
     private final ByteString payload;
     private final long deadlineNanos;
     private final RpcConnection caller;
-    private boolean cancelled;
+    /** Written on the caller's event loop, read by handlers anywhere (an executor polling it). */
+    private volatile boolean cancelled;
+    // Event-loop confined.
+    private boolean answered;
     private List<Runnable> onCancel;
     private ScheduledFuture<?> deadlineTimer;
 
@@ -59,43 +62,61 @@ public final class RpcRequest {
     /**
      * Runs {@code action} on the caller's connection's event loop when the call is cancelled (the caller
      * cancelled it, its deadline passed, or its connection was lost), or at once if it already is: a
-     * handler stops work nobody waits for. May be called from any thread.
+     * handler stops work nobody waits for. Once the call is answered, it never runs. May be called from
+     * any thread.
      */
     public void onCancel(Runnable action) {
+        onCancel(action, true);
+    }
+
+    /**
+     * As {@link #onCancel(Runnable)}; with {@code watchDeadline} false, the caller's deadline is left to
+     * a timer of the listener's own (an agent's hop has one) and only the caller's cancel or loss runs it.
+     */
+    void onCancel(Runnable action, boolean watchDeadline) {
         if (!caller.eventLoop().inEventLoop()) {
-            caller.eventLoop().execute(() -> onCancel(action));
+            caller.eventLoop().execute(() -> onCancel(action, watchDeadline));
             return;
         }
         if (cancelled) {
             action.run();
             return;
         }
+        if (answered) {
+            return;
+        }
         if (onCancel == null) {
             onCancel = new ArrayList<>(1);
-            // The deadline is watched only for handlers that listen: a timer per call costs, and most do not.
-            if (deadlineNanos != 0) {
-                deadlineTimer = caller.eventLoop().schedule(this::cancel, remainingNanos(), TimeUnit.NANOSECONDS);
-            }
+        }
+        // The deadline is watched only for handlers that listen: a timer per call costs, and most do not.
+        if (watchDeadline && deadlineTimer == null && deadlineNanos != 0) {
+            deadlineTimer = caller.eventLoop().schedule(this::cancel, remainingNanos(), TimeUnit.NANOSECONDS);
         }
         onCancel.add(action);
     }
 
-    /** The caller stopped waiting; on the caller's event loop. */
+    /** The caller stopped waiting; on the caller's event loop. Nothing once the call is answered. */
     void cancel() {
-        if (cancelled) {
+        if (cancelled || answered) {
             return;
         }
         cancelled = true;
+        if (deadlineTimer != null) {
+            deadlineTimer.cancel(false);
+            deadlineTimer = null;
+        }
         if (onCancel != null) {
-            for (Runnable action : onCancel) {
+            List<Runnable> actions = onCancel;
+            onCancel = null;
+            for (Runnable action : actions) {
                 action.run();
             }
-            onCancel = null;
         }
     }
 
-    /** The call was answered: its deadline no longer matters. */
+    /** The call was answered: its deadline no longer matters, and it can no longer be cancelled. */
     void answered() {
+        answered = true;
         if (deadlineTimer != null) {
             deadlineTimer.cancel(false);
             deadlineTimer = null;

@@ -9,10 +9,13 @@ import io.ricochet.internal.Checks;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.ServerStartException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An RPC server: a {@link RicochetServer} whose TCP frames carry envelopes (4-byte length field),
@@ -36,6 +39,7 @@ public final class RpcServer implements AutoCloseable {
     private final RpcAgent agent;
     private final RpcMetrics serverMetrics;
     private final RpcMetrics forwardMetrics;
+    private final AtomicBoolean started = new AtomicBoolean();
 
     private RpcServer(Builder b) {
         ServerConfig config = b.config.toBuilder().udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
@@ -47,7 +51,7 @@ public final class RpcServer implements AutoCloseable {
         RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
                 .pipeline(b.customizer)
                 .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
-                        connection -> { }, agent == null ? connection -> { } : agent::dropRoutes));
+                        false, connection -> { }, agent == null ? connection -> { } : agent::dropRoutes).frameHandler());
         if (b.registry != null) {
             frames.meterRegistry(b.registry);
         }
@@ -64,15 +68,44 @@ public final class RpcServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Binds the TCP port; completes with this server, or fails with a {@code ServerStartException}. */
+    /**
+     * Registers the RPC meters and binds the TCP port; completes with this server, or fails with a
+     * {@link ServerStartException} (a port taken, or meters of the same {@code name} already on the
+     * registry), having removed its meters and released what it took. At most once.
+     */
     public CompletableFuture<RpcServer> start() {
-        return server.start().thenApply(s -> this);
+        if (!started.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("start: called twice (expected: once)"));
+        }
+        CompletableFuture<RpcServer> result = new CompletableFuture<>();
+        try {
+            // Before the port is bound: no connection counts into meters that are not registered.
+            RpcMetrics.register(serverMetrics, forwardMetrics);
+        } catch (IllegalStateException e) {
+            // Nothing is bound, but the server may have made its event loops: a stop releases them.
+            server.stop().whenComplete((v, x) -> result.completeExceptionally(new ServerStartException(e.getMessage(), e)));
+            return result;
+        }
+        server.start().whenComplete((s, e) -> {
+            if (e == null) {
+                result.complete(this);
+                return;
+            }
+            closeMeters();
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            result.completeExceptionally(cause instanceof ServerStartException ? cause
+                    : new ServerStartException("start: " + cause.getMessage(), cause));
+        });
+        return result;
     }
 
-    /** {@link #start()} and waits: throws {@code ServerStartException} if the port cannot be bound. */
+    /** {@link #start()} and waits: throws {@link ServerStartException} if it cannot start. */
     public RpcServer startAndAwait() {
-        server.startAndAwait();
-        return this;
+        try {
+            return start().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     /** The server's methods first, then, with an agent, its routes. */
@@ -140,15 +173,16 @@ public final class RpcServer implements AutoCloseable {
      * calls it is waiting on (within the shutdown timeout), then closes them and removes the meters.
      */
     public CompletableFuture<Void> stop() {
-        return server.stop().whenComplete((v, e) -> {
-            serverMetrics.close();
-            forwardMetrics.close();
-        });
+        return server.stop().whenComplete((v, e) -> closeMeters());
     }
 
     @Override
     public void close() {
         server.close();
+        closeMeters();
+    }
+
+    private void closeMeters() {
         serverMetrics.close();
         forwardMetrics.close();
     }
@@ -198,6 +232,10 @@ public final class RpcServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The {@code name} tag of its meters, transport and RPC (default {@value RpcServer#METER_TAG}): each
+         * server and client group on one registry needs its own, or {@link #start} fails.
+         */
         public Builder name(String name) {
             this.name = Checks.notNull("name", name);
             return this;

@@ -9,15 +9,17 @@ import java.net.Socket;
 
 /**
  * A blocking RPC peer that writes and reads envelopes as they are on the wire (4-byte length, then the
- * envelope), for what a well-behaved client would never send, and for a peer that never reads.
+ * envelope), for what a well-behaved client would never send, for a peer that never reads, and, accepted
+ * by a {@link RawRpcServer}, for a server that answers as it likes. Sends may come from several threads.
  */
 final class RawRpcPeer implements AutoCloseable {
-    private final Socket socket = new Socket();
+    private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
 
     /** With {@code receiveBufferSize > 0}, a small TCP window set before connecting. */
     RawRpcPeer(InetSocketAddress server, int receiveBufferSize) throws IOException {
+        socket = new Socket();
         if (receiveBufferSize > 0) {
             socket.setReceiveBufferSize(receiveBufferSize);
         }
@@ -27,13 +29,22 @@ final class RawRpcPeer implements AutoCloseable {
         out = new DataOutputStream(socket.getOutputStream());
     }
 
-    void send(Envelope envelope) throws IOException {
+    /** The server end of a connection {@code accepted}. */
+    RawRpcPeer(Socket accepted) throws IOException {
+        socket = accepted;
+        socket.setSoTimeout(10_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    synchronized void send(Envelope envelope) throws IOException {
         byte[] bytes = envelope.toByteArray();
         out.writeInt(bytes.length);
         out.write(bytes);
         out.flush();
     }
 
+    /** The next envelope; fails after 10 s without one, or at the end of the stream. */
     Envelope receive() throws IOException {
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);

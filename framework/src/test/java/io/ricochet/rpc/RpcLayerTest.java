@@ -16,6 +16,7 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.testing.TestServers;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -40,6 +41,39 @@ class RpcLayerTest {
             // A payload that is not the request type.
             assertEquals(RpcStatus.INVALID_ARGUMENT, failure(client.call(LENGTH.name(), bytes("\u00ff\u00ff\u00ff"))));
         }
+    }
+
+    /** Typed calls, and the client's other derived futures, fail with the RpcException itself, as raw calls do. */
+    @Test
+    void derivedFuturesFailWithTheRpcExceptionNotAWrapper() throws Exception {
+        try (RpcFixture f = new RpcFixture()) {
+            // Answers bytes that are not an Int64Value: the typed caller cannot parse them.
+            f.methods.register(LENGTH.name(), RpcHandler.sync(p -> bytes("\u00ff\u00ff\u00ff")));
+            RpcClient client = f.client();
+            assertEquals(RpcStatus.INTERNAL, failedWith(client.call(LENGTH, StringValue.of("x"))).status());
+            MethodDescriptor<StringValue, Int64Value> missing = MethodDescriptor.of("no.such",
+                    StringValue.getDefaultInstance(), Int64Value.getDefaultInstance());
+            assertEquals(RpcStatus.NOT_FOUND, failedWith(client.call(missing, StringValue.of("x"))).status());
+            assertEquals(RpcStatus.NOT_FOUND, failedWith(client.connection().call(missing, StringValue.of("x"))).status());
+            assertEquals(RpcStatus.NOT_FOUND, failedWith(client.unserve("svc/never")).status());
+            f.methods.register("svc/taken", RpcHandler.sync(p -> p));
+            assertEquals(RpcStatus.ALREADY_EXISTS, failedWith(client.serve("svc/taken", RpcHandler.sync(p -> p))).status());
+            // A port held by a socket that does not listen: connecting is refused.
+            try (Socket holder = new Socket()) {
+                holder.bind(new InetSocketAddress("127.0.0.1", 0));
+                assertEquals(RpcStatus.UNAVAILABLE, failedWith(f.clients.connect(
+                        (InetSocketAddress) holder.getLocalSocketAddress())).status());
+            }
+        }
+    }
+
+    /** What {@code handle} sees of a failed future: fails the test unless it is an {@link RpcException}. */
+    private static RpcException failedWith(CompletableFuture<?> future) throws Exception {
+        Throwable seen = future.handle((v, e) -> e).get(20, TimeUnit.SECONDS);
+        if (seen instanceof RpcException r) {
+            return r;
+        }
+        throw new AssertionError("failed with " + seen + " (expected: an RpcException)", seen);
     }
 
     @Test

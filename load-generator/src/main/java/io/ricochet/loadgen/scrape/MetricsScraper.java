@@ -45,9 +45,7 @@ public final class MetricsScraper {
                 case "process_memory_rss_bytes" -> rss = value(line);
                 case "ricochet_connections_active" -> active = add(active, value(line));
                 case "ricochet_frames_sent_total" -> {
-                    // The echo protocols of servers only: an RPC port's frames are requests of another kind.
-                    if (line.contains("role=\"server\"")
-                            && (line.contains("protocol=\"tcp\"") || line.contains("protocol=\"udp\""))) {
+                    if (echoServerFrames(line)) {
                         framesSent = add(framesSent, value(line));
                     }
                 }
@@ -57,6 +55,39 @@ public final class MetricsScraper {
             }
         }
         return new ServerSample(cpu, rss, active, framesSent, rpcRequests);
+    }
+
+    /**
+     * Whether a frames series is a server's echo protocol (tcp, udp): an RPC port's frames are requests of
+     * another kind, and a client group's are not the server's work. Servers from before the {@code protocol}
+     * and {@code role} tags named the protocol in a {@code transport} tag and counted servers only.
+     */
+    static boolean echoServerFrames(String line) {
+        String protocol = tag(line, "protocol");
+        if (protocol != null) {
+            return "server".equals(tag(line, "role")) && (protocol.equals("tcp") || protocol.equals("udp"));
+        }
+        String transport = tag(line, "transport");
+        return "tcp".equals(transport) || "udp".equals(transport);
+    }
+
+    /** The value of the label {@code name} in a sample line, or null if it has none. */
+    private static String tag(String line, String name) {
+        int open = line.indexOf('{');
+        int close = line.lastIndexOf('}');
+        if (open < 0 || close < open) {
+            return null;
+        }
+        String labels = line.substring(open, close);
+        for (String prefix : new String[] {"{" + name + "=\"", "," + name + "=\""}) {
+            int at = labels.indexOf(prefix);
+            if (at >= 0) {
+                int start = at + prefix.length();
+                int end = labels.indexOf('"', start);
+                return end < 0 ? null : labels.substring(start, end);
+            }
+        }
+        return null;
     }
 
     private static String metricName(String line) {
