@@ -62,6 +62,11 @@ final class RequestServer {
             return;
         }
         String tag = router.meterTag(method);
+        if (session.isDraining()) {
+            // A graceful stop: pings above and answers to this end's own calls still flow, new work does not.
+            refuse(id, oneWay, tag, RpcStatus.UNAVAILABLE, "server is stopping");
+            return;
+        }
         if (inFlight >= config.maxInFlight()) {
             refuse(id, oneWay, tag, RpcStatus.RESOURCE_EXHAUSTED,
                     "requests in flight: " + inFlight + " (limit: " + config.maxInFlight() + ")");

@@ -95,6 +95,15 @@ public final class RpcConnection {
             return server.serving() > 0 || calls.pending() > 0;
         }
 
+        /**
+         * A stop waits for this end's own calls, whose answers are frames still to read (an agent's hop to a
+         * route's owner is one), so frames keep coming; new requests are refused while it drains.
+         */
+        @Override
+        public boolean receivesWhileDraining(FrameSession s) {
+            return true;
+        }
+
         @Override
         public void sessionClosed(FrameSession s) {
             closed();

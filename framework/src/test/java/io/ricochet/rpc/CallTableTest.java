@@ -120,6 +120,11 @@ class CallTableTest {
         }
 
         @Override
+        public boolean isDraining() {
+            return false;
+        }
+
+        @Override
         public ByteBuf allocateBody(int capacity) {
             return UnpooledByteBufAllocator.DEFAULT.buffer(capacity);
         }
