@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.echo.rpc.BenchMethods;
+import io.ricochet.echo.rpc.proto.BenchMessage;
+import io.ricochet.rpc.RpcClient;
+import io.ricochet.rpc.RpcClientConfig;
+import io.ricochet.rpc.RpcClients;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
 import java.net.DatagramPacket;
@@ -19,13 +26,8 @@ import java.net.http.HttpResponse;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import com.google.protobuf.ByteString;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.ricochet.rpc.RpcClient;
-import io.ricochet.rpc.RpcClientConfig;
-import io.ricochet.rpc.RpcClients;
-import io.ricochet.echo.rpc.BenchMethods;
-import io.ricochet.echo.rpc.proto.BenchMessage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -173,7 +175,7 @@ class EchoServerCliTest {
 
     /** {@code ricochet_frames_sent_total} of the listener {@code name} and {@code protocol}, whatever its I/O transport. */
     private static double framesSent(String scrape, String name, String protocol) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("ricochet_frames_sent_total\\{io=\"[a-z_]+\",name=\""
+        Matcher m = Pattern.compile("ricochet_frames_sent_total\\{io=\"[a-z_]+\",name=\""
                 + name + "\",protocol=\"" + protocol + "\",role=\"server\"} (\\S+)").matcher(scrape);
         return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }

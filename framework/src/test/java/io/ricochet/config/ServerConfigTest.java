@@ -2,6 +2,7 @@ package io.ricochet.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class ServerConfigTest {
         int cap = ServerConfig.builder().build().maxConnections();
         assertEquals(OpenFileLimit.connectionCap(), cap);
         if (limit > 0) {
-            org.junit.jupiter.api.Assertions.assertTrue(cap < limit, cap + " of " + limit);
+            assertTrue(cap < limit, cap + " of " + limit);
         }
         assertEquals(18_976, OpenFileLimit.connectionCap(20_000));
         assertEquals(896, OpenFileLimit.connectionCap(1024));

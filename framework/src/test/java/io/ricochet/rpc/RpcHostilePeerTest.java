@@ -5,6 +5,7 @@ import static io.ricochet.rpc.RpcFixture.bytes;
 import static io.ricochet.rpc.RpcFixture.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -163,7 +164,7 @@ class RpcHostilePeerTest {
             RpcClient owner = f.client();
             RpcClient caller = f.client();
             await(owner.serve("svc/big", REVERSE));
-            CompletionException tooBig = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+            CompletionException tooBig = assertThrows(CompletionException.class,
                     () -> caller.call("svc/big", ByteString.copyFrom(new byte[100 * 1024])).join());
             RpcException cause = (RpcException) tooBig.getCause();
             assertEquals(RpcStatus.RESOURCE_EXHAUSTED, cause.status());
@@ -203,7 +204,7 @@ class RpcHostilePeerTest {
             RpcClient first = f.client();
             RpcClient second = f.client();
             await(first.serve("svc/x", REVERSE));
-            CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+            CompletionException e = assertThrows(CompletionException.class,
                     () -> second.serve("svc/x", REVERSE).join());
             RpcException cause = (RpcException) e.getCause();
             assertEquals(RpcStatus.ALREADY_EXISTS, cause.status());

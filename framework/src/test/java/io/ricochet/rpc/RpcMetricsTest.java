@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -135,7 +136,7 @@ class RpcMetricsTest {
             for (Future<RpcClients> group : racing) {
                 try {
                     group.get(20, TimeUnit.SECONDS).close();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     assertTrue(e.getCause() instanceof IllegalStateException, e.getCause().toString());
                     failed++;
                 }

@@ -3,6 +3,7 @@ package io.ricochet.transport;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,9 +15,11 @@ import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
 import io.ricochet.testing.TestServers;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -79,7 +82,7 @@ class SessionApiTest {
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 try {
                     client.sendRaw(wire.toByteArray());
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
             }, Executors.newSingleThreadExecutor());
@@ -152,8 +155,8 @@ class SessionApiTest {
             int port = closed.getLocalPort();
             closed.close();
             CompletableFuture<?> connect = client.connect(new java.net.InetSocketAddress("127.0.0.1", port));
-            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    java.util.concurrent.ExecutionException.class, () -> connect.get(10, TimeUnit.SECONDS));
+            ExecutionException e = assertThrows(
+                    ExecutionException.class, () -> connect.get(10, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof java.net.ConnectException, e.getCause().toString());
         }
     }
@@ -222,9 +225,9 @@ class SessionApiTest {
             echo.close();
             await().atMost(10, TimeUnit.SECONDS).until(() -> client.openConnections() == 0);
             ByteBuf request = io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {1});
-            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    java.util.concurrent.ExecutionException.class, () -> echo.request(request).get(10, TimeUnit.SECONDS));
-            assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
+            ExecutionException e = assertThrows(
+                    ExecutionException.class, () -> echo.request(request).get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof IOException, e.getCause().toString());
             assertEquals(0, request.refCnt(), "the request was released");
         }
     }
@@ -247,8 +250,8 @@ class SessionApiTest {
                 .build(), registry);
                 io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().build()) {
             CompletableFuture<FrameSession> connect = client.connect(server.tcpAddress(), failing);
-            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    java.util.concurrent.ExecutionException.class, () -> connect.get(10, TimeUnit.SECONDS));
+            ExecutionException e = assertThrows(
+                    ExecutionException.class, () -> connect.get(10, TimeUnit.SECONDS));
             assertEquals("no thanks", e.getCause().getMessage());
             await().atMost(10, TimeUnit.SECONDS).until(() -> client.openConnections() == 0);
         }

@@ -13,8 +13,8 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
-import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.Meters;
+import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,6 +22,8 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -281,7 +283,7 @@ class TcpServerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void aReplyGivenLaterFromATimerOrAnotherThreadIsFlushed(TransportKind transport) throws IOException {
-        java.util.concurrent.ExecutorService worker = java.util.concurrent.Executors.newSingleThreadExecutor();
+        ExecutorService worker = Executors.newSingleThreadExecutor();
         FrameHandler deferred = (session, body) -> {
             ReverseEcho.reverse(body);
             if (body.getByte(body.readerIndex()) == 1) {

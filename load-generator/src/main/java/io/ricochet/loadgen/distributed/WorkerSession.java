@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -140,7 +141,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
         }
     }
 
-    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws InterruptedException {
+    private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
         try {
             return future.get(CALL_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

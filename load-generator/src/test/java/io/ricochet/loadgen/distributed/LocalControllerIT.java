@@ -185,7 +185,7 @@ class LocalControllerIT {
 
     /** The worker's process, by the pid its log names; only ever a child of this test's JVM. */
     private static Optional<ProcessHandle> workerProcess(Path log) throws Exception {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(pid (\\d+)\\)").matcher(Files.readString(log));
+        Matcher m = Pattern.compile("\\(pid (\\d+)\\)").matcher(Files.readString(log));
         if (!m.find()) {
             return Optional.empty();
         }
