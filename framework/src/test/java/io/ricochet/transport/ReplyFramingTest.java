@@ -74,6 +74,16 @@ class ReplyFramingTest {
                 new ConnectionRegistry(Integer.MAX_VALUE), PipelineCustomizer.NONE));
     }
 
+    /** Answers each frame with a copy in a body from {@code allocateBody}, kept in {@code allocated}. */
+    private static FrameHandler copiesIntoAllocatedBodies(List<ByteBuf> allocated) {
+        return (session, body) -> {
+            ByteBuf reply = session.allocateBody(body.readableBytes()).writeBytes(body);
+            body.release();
+            allocated.add(reply);
+            session.send(reply);
+        };
+    }
+
     private EmbeddedChannel udp(LengthField field, FrameHandler handler) {
         ConnectionStats stats = ConnectionStats.detached();
         return new EmbeddedChannel(new UdpSessionHandler(() -> handler, stats, field.width(), 1000, 16,
@@ -251,12 +261,7 @@ class ReplyFramingTest {
     void tcpWritesABodyFromAllocateBodyAsOneBuffer(LengthField field) {
         int width = field.width();
         List<ByteBuf> allocated = new ArrayList<>();
-        EmbeddedChannel ch = tcp(field, (session, body) -> {
-            ByteBuf reply = session.allocateBody(body.readableBytes()).writeBytes(body);
-            body.release();
-            allocated.add(reply);
-            session.send(reply);
-        });
+        EmbeddedChannel ch = tcp(field, copiesIntoAllocatedBodies(allocated));
         try {
             byte[] body = Frames.body(9, 4);
             ch.writeInbound(Unpooled.wrappedBuffer(Frames.encode(width, body)));
@@ -321,12 +326,7 @@ class ReplyFramingTest {
     void udpSendsABodyFromAllocateBodyWithoutACopy(LengthField field) {
         int width = field.width();
         List<ByteBuf> allocated = new ArrayList<>();
-        EmbeddedChannel ch = udp(field, (session, body) -> {
-            ByteBuf reply = session.allocateBody(body.readableBytes()).writeBytes(body);
-            body.release();
-            allocated.add(reply);
-            session.send(reply);
-        });
+        EmbeddedChannel ch = udp(field, copiesIntoAllocatedBodies(allocated));
         try {
             byte[] body = Frames.body(12, 7);
             ch.writeInbound(datagram(Unpooled.wrappedBuffer(Frames.encode(width, body))));
