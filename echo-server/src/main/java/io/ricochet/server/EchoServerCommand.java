@@ -54,8 +54,9 @@ final class EchoServerCommand implements Callable<Integer> {
     int rpcPort;
 
     @Option(names = "--rpc-idle-timeout", defaultValue = "10m", converter = DurationConverter.class,
-            description = "Close an RPC connection with no frame for this long; agent clients hold theirs "
-                    + "open (default: ${DEFAULT-VALUE}).")
+            description = "Close an RPC connection with no frame for this long. Current clients ping when idle "
+                    + "(keepalive, 10 s); the long default also keeps route owners from before keepalive "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration rpcIdleTimeout;
 
     @Option(names = "--metrics-port", defaultValue = "9100", description = "Prometheus /metrics and /health HTTP port (default: ${DEFAULT-VALUE}).")
