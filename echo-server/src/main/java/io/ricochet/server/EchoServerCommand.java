@@ -8,18 +8,22 @@ import io.ricochet.config.OpenFileLimit;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
-import io.ricochet.echo.rpc.BenchMethods;
+import io.ricochet.tls.ServerTlsConfig;
+import io.ricochet.tls.Tls;
+import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +101,26 @@ final class EchoServerCommand implements Callable<Integer> {
                     + "client's end of stream before closing (default: ${DEFAULT-VALUE}).")
     Duration lingerTimeout;
 
+    @Option(names = "--tls-port", defaultValue = "-1",
+            description = "TLS port for the echo protocol, beside the plaintext one; -1 = off (default: ${DEFAULT-VALUE}).")
+    int tlsPort;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain of the TLS port (and --rpc-tls).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM PKCS#8 private key of --tls-cert.")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "FILE",
+            description = "PEM CA certificates: require a client certificate from one of them (mutual TLS).")
+    Path tlsClientCa;
+
+    @Option(names = "--tls-provider", defaultValue = "auto", description = "auto, openssl or jdk (default: ${DEFAULT-VALUE}).")
+    String tlsProvider;
+
+    @Option(names = "--rpc-tls", description = "Serve the RPC port over TLS too, with --tls-cert and --tls-key.")
+    boolean rpcTls;
+
     EchoServerCommand(SignalShutdown shutdown) {
         this.shutdown = shutdown;
     }
@@ -105,6 +129,9 @@ final class EchoServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = config();
         ServerConfig rpcConfig = rpcConfig(config);
+        Tls tls = tls();
+        ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
+                : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
@@ -128,16 +155,26 @@ final class EchoServerCommand implements Callable<Integer> {
             jvmMetrics.bindTo(registry);
             RicochetServer server = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
                     .eventLoops(loops, false).meterRegistry(registry).name("echo").connectionBudget(budget).build();
+            RicochetServer tlsServer = tlsConfig == null ? null : RicochetServer.builder().config(tlsConfig)
+                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("tls")
+                    .tcpProtocolTag("tls").connectionBudget(budget).tls(tls).build();
             RpcServer rpc = null;
             if (rpcConfig != null) {
                 RpcDispatcher methods = new RpcDispatcher();
                 new BenchMethods().registerOn(methods);
-                rpc = RpcServer.builder().config(rpcConfig).dispatcher(methods).agent(true).eventLoops(loops, false)
-                        .meterRegistry(registry).name("rpc").connectionBudget(budget).build();
+                RpcServer.Builder rpcBuilder = RpcServer.builder().config(rpcConfig).dispatcher(methods).agent(true)
+                        .eventLoops(loops, false).meterRegistry(registry).name("rpc").connectionBudget(budget);
+                if (rpcTls) {
+                    rpcBuilder.tls(tls);
+                }
+                rpc = rpcBuilder.build();
             }
             MetricsEndpoint metrics = null;
             try {
                 server.startAndAwait();
+                if (tlsServer != null) {
+                    tlsServer.startAndAwait();
+                }
                 if (rpc != null) {
                     rpc.startAndAwait();
                 }
@@ -149,6 +186,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 if (server.udpAddress() != null) {
                     out.println("listening udp " + hostPort(server.udpAddress()));
+                }
+                if (tlsServer != null) {
+                    out.println("listening tls " + hostPort(tlsServer.tcpAddress()));
                 }
                 if (rpc != null) {
                     out.println("listening rpc " + hostPort(rpc.address()));
@@ -162,10 +202,12 @@ final class EchoServerCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("echo-server: " + e.getMessage());
                 return ExitCodes.FAILURE;
             } finally {
-                // Both drain at once, then the loops they share stop.
+                // All drain at once, then the loops they share stop.
                 CompletableFuture<Void> echoStopped = server.stop();
+                CompletableFuture<Void> tlsStopped = tlsServer == null ? CompletableFuture.completedFuture(null)
+                        : tlsServer.stop();
                 CompletableFuture<Void> rpcStopped = rpc == null ? CompletableFuture.completedFuture(null) : rpc.stop();
-                CompletableFuture.allOf(echoStopped, rpcStopped).join();
+                CompletableFuture.allOf(echoStopped, tlsStopped, rpcStopped).join();
                 if (metrics != null) {
                     metrics.close();
                 }
@@ -213,6 +255,33 @@ final class EchoServerCommand implements Callable<Integer> {
                     .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage().replace("tcpPort", "rpcPort"));
+        }
+    }
+
+    /** The TLS of the TLS port and --rpc-tls, read from the PEM files; null when neither is asked for. */
+    private Tls tls() {
+        if (tlsPort == ServerConfig.DISABLED && !rpcTls) {
+            if (tlsCert != null || tlsKey != null || tlsClientCa != null) {
+                throw new ParameterException(spec.commandLine(),
+                        "--tls-cert, --tls-key and --tls-client-ca need --tls-port or --rpc-tls");
+            }
+            return null;
+        }
+        if (tlsPort < ServerConfig.DISABLED || tlsPort > 65_535) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: tlsPort: " + tlsPort + " (expected: -1..65535)");
+        }
+        if (tlsCert == null || tlsKey == null) {
+            throw new ParameterException(spec.commandLine(), (rpcTls ? "--rpc-tls" : "--tls-port")
+                    + " needs --tls-cert and --tls-key (for local runs, make a pair with openssl; see docs/security.md)");
+        }
+        try {
+            ServerTlsConfig.Builder builder = ServerTlsConfig.builder(tlsCert, tlsKey).provider(TlsProvider.parse(tlsProvider));
+            if (tlsClientCa != null) {
+                builder.clientCa(tlsClientCa);
+            }
+            return builder.build().build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
         }
     }
 

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.echo.rpc.proto.BenchMessage;
 import io.ricochet.rpc.RpcClient;
@@ -14,6 +17,10 @@ import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
+import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.DevCertificates;
+import io.ricochet.tls.Tls;
+import io.ricochet.transport.FrameClient.FrameExchange;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -23,6 +30,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +39,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -89,9 +99,10 @@ class EchoServerCliTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--length-field=3", "--idle-timeout=soon", "--transport=dpdk", "--max-frame=0",
-        "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7"})
+        "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7", "--tls-port=0", "--tls-cert=/nonexistent",
+        "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0"})
     void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
-        try (EchoServerProcess server = EchoServerProcess.start(flag)) {
+        try (EchoServerProcess server = EchoServerProcess.start(flag.split(" "))) {
             assertEquals(2, server.awaitExit());
             String[] lines = server.stderr().strip().split("\n");
             assertEquals(1, lines.length, server.stderr());
@@ -155,6 +166,38 @@ class EchoServerCliTest {
                 assertEquals(200, health.statusCode());
                 a.send(new byte[] {5, 6});
                 assertArrayEquals(new byte[] {6, 5}, a.receive());
+            }
+            assertEquals(0, server.terminate(), server.stderr());
+        }
+    }
+
+    /** The TLS port and RPC over TLS, with a certificate from a test CA. */
+    @Test
+    void servesTheEchoAndRpcOverTls(@TempDir Path dir) throws Exception {
+        Instant now = Instant.now();
+        DevCertificates.Issued ca = DevCertificates.certificateAuthority("test CA", now.minusSeconds(3600), now.plusSeconds(86_400));
+        DevCertificates.PemFiles cert = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600), now.plusSeconds(86_400))
+                .write(dir, "server");
+        Path caFile = ca.write(dir, "ca").certificate();
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--metrics-port", "-1",
+                "--rpc-port", "0", "--rpc-tls", "--tls-port", "0", "--tls-cert", cert.certificate().toString(),
+                "--tls-key", cert.privateKey().toString())) {
+            InetSocketAddress tls = server.awaitListening("tls");
+            Tls trusting = ClientTlsConfig.builder().trustedCa(caFile).build().build();
+            try (io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().tls(trusting).build()) {
+                FrameExchange exchange = client.connect(tls).get(10, TimeUnit.SECONDS);
+                ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
+                try {
+                    assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
+                } finally {
+                    reply.release();
+                }
+            }
+            InetSocketAddress rpc = server.awaitListening("rpc");
+            try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().tls(trusting).build(), null)) {
+                RpcClient client = clients.connect(rpc).get(10, TimeUnit.SECONDS);
+                assertEquals("cba", client.call(BenchMethods.REVERSE, ByteString.copyFromUtf8("abc"))
+                        .get(10, TimeUnit.SECONDS).toStringUtf8());
             }
             assertEquals(0, server.terminate(), server.stderr());
         }

@@ -13,7 +13,9 @@ public enum ProtocolErrorKind {
     /** Length field disagrees with the datagram size (UDP). */
     LENGTH_MISMATCH,
     /** Datagram shorter than the length field (UDP). */
-    RUNT;
+    RUNT,
+    /** A TLS listener's handshake failed (not TLS, a certificate refused, timed out) or a record failed its check. */
+    TLS;
 
     public String tag() {
         return name().toLowerCase(Locale.ROOT);

@@ -5,6 +5,7 @@ import static io.ricochet.internal.Checks.notNull;
 import static io.ricochet.internal.Checks.positive;
 
 import io.ricochet.config.TransportKind;
+import io.ricochet.tls.Tls;
 import java.time.Duration;
 
 /**
@@ -21,10 +22,11 @@ import java.time.Duration;
  *                         turns pings off. A ping resets the server's idle timeout, but may go out up to
  *                         1.5 intervals after the last frame: keep it below half the server's idle timeout
  * @param name             the {@code name} tag of the group's meters, unique per registry
+ * @param tls              TLS to the servers, or null for plaintext
  */
 public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
         boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay, Duration keepalive,
-        String name) {
+        String name, Tls tls) {
 
     public RpcClientConfig {
         notNull("rpc", rpc);
@@ -65,6 +67,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         private Duration reconnectMaxDelay = Duration.ofSeconds(10);
         private Duration keepalive = DEFAULT_KEEPALIVE;
         private String name = "rpc-client";
+        private Tls tls;
 
         private Builder() {
         }
@@ -112,9 +115,15 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             return this;
         }
 
+        /** Connects over TLS (see {@code FrameClient.Builder#tls}). */
+        public Builder tls(Tls tls) {
+            this.tls = notNull("tls", tls);
+            return this;
+        }
+
         public RpcClientConfig build() {
             return new RpcClientConfig(rpc, transport, ioThreads, connectTimeout, reconnect, reconnectInitialDelay,
-                    reconnectMaxDelay, keepalive, name);
+                    reconnectMaxDelay, keepalive, name, tls);
         }
     }
 }

@@ -45,6 +45,9 @@ public final class RpcClients implements AutoCloseable {
         } else {
             builder.transport(config.transport(), config.ioThreads());
         }
+        if (config.tls() != null) {
+            builder.tls(config.tls());
+        }
         if (registry != null) {
             builder.meterRegistry(registry, config.name());
         }

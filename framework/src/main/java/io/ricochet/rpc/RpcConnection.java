@@ -309,7 +309,8 @@ public final class RpcConnection {
 
     public boolean isOpen() {
         CallTable table = calls;
-        return table != null && !table.isClosed();
+        // An event loop that shuts down may end before it runs the close callbacks: its connections are gone all the same.
+        return table != null && !table.isClosed() && !session.eventLoop().isShuttingDown();
     }
 
     public SocketAddress remoteAddress() {

@@ -6,6 +6,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.internal.Checks;
+import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.RicochetServer;
@@ -60,6 +61,9 @@ public final class RpcServer implements AutoCloseable {
         }
         if (b.budget != null) {
             frames.connectionBudget(b.budget);
+        }
+        if (b.tls != null) {
+            frames.tls(b.tls);
         }
         this.server = frames.build();
     }
@@ -199,6 +203,7 @@ public final class RpcServer implements AutoCloseable {
         private boolean shutdownLoopsOnStop;
         private ConnectionBudget budget;
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+        private Tls tls;
 
         private Builder() {
         }
@@ -254,6 +259,12 @@ public final class RpcServer implements AutoCloseable {
 
         public Builder pipeline(PipelineCustomizer customizer) {
             this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /** Serves RPC over TLS (see {@link RicochetServer.Builder#tls}). */
+        public Builder tls(Tls tls) {
+            this.tls = Checks.notNull("tls", tls);
             return this;
         }
 

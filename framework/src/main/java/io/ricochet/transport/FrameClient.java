@@ -9,6 +9,8 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
@@ -16,6 +18,8 @@ import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -24,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Connects to framed servers. Each connection runs the server's codec and session handler, so a
@@ -46,6 +51,7 @@ public final class FrameClient implements AutoCloseable {
     private final boolean ownsLoops;
     private final int connectTimeoutMillis;
     private final PipelineCustomizer customizer;
+    private final Tls tls;
     private final TransportCounters counters;
     private final TransportMeters meters;
     private final AtomicInteger open = new AtomicInteger();
@@ -59,6 +65,7 @@ public final class FrameClient implements AutoCloseable {
         this.loops = b.loops != null ? b.loops : EventLoops.create(b.transport, b.ioThreads, b.name + "-io");
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.connectTimeout.toMillis());
         this.customizer = b.customizer;
+        this.tls = b.tls;
         try {
             this.meters = b.registry == null ? null
                     : TransportMeters.register(b.registry, b.name, b.protocolTag, "client", loops.kind().label(), open::get);
@@ -92,12 +99,13 @@ public final class FrameClient implements AutoCloseable {
 
     /**
      * Connects to {@code remote} and serves the connection with {@code handler}, which may keep state:
-     * it serves only this connection. Completes with the session once connected, or fails with the
-     * connect failure.
+     * it serves only this connection. Completes with the session once connected (with TLS, once the
+     * handshake is done), or fails with the connect or handshake failure.
      */
     public CompletableFuture<FrameSession> connect(InetSocketAddress remote, FrameHandler handler) {
         Checks.notNull("handler", handler);
         CompletableFuture<FrameSession> session = new CompletableFuture<>();
+        AtomicReference<Future<Channel>> handshake = new AtomicReference<>();
         FrameHandler opening = new FrameHandler() {
             @Override
             public void sessionOpened(FrameSession s) {
@@ -108,7 +116,18 @@ public final class FrameClient implements AutoCloseable {
                     session.completeExceptionally(e);
                     throw e;
                 }
-                session.complete(s);
+                Future<Channel> tlsDone = handshake.get();
+                if (tlsDone == null) {
+                    session.complete(s);
+                } else {
+                    tlsDone.addListener(done -> {
+                        if (done.isSuccess()) {
+                            session.complete(s);
+                        } else {
+                            session.completeExceptionally(done.cause());
+                        }
+                    });
+                }
             }
 
             @Override
@@ -139,7 +158,11 @@ public final class FrameClient implements AutoCloseable {
         ChannelFuture connected = bootstrap(null).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters);
+                FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters, tls, remote);
+                SslHandler ssl = ch.pipeline().get(SslHandler.class);
+                if (ssl != null) {
+                    handshake.set(ssl.handshakeFuture());
+                }
                 customizer.customize(ch);
             }
         }).connect(remote);
@@ -165,8 +188,12 @@ public final class FrameClient implements AutoCloseable {
         ChannelFuture connected = bootstrap(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(PipelineCustomizer.DECODER,
-                        new FrameDecoder(lengthField, maxFrame, new ConnectionStats(counters)));
+                ConnectionStats stats = new ConnectionStats(counters);
+                if (tls != null) {
+                    TcpChannelInitializer.addTls(ch.pipeline(), tls, stats,
+                            tls.context().newHandler(ch.alloc(), remote.getHostString(), remote.getPort()));
+                }
+                ch.pipeline().addLast(PipelineCustomizer.DECODER, new FrameDecoder(lengthField, maxFrame, stats));
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
                 customizer.customize(ch);
             }
@@ -318,6 +345,7 @@ public final class FrameClient implements AutoCloseable {
         private int ioThreads = 1;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+        private Tls tls;
         private MeterRegistry registry;
         private String name = "ricochet-client";
         private String protocolTag = Protocol.TCP.tag();
@@ -356,6 +384,19 @@ public final class FrameClient implements AutoCloseable {
 
         public Builder pipeline(PipelineCustomizer customizer) {
             this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /**
+         * Connects over TLS: build it from a {@link ClientTlsConfig}, or wrap a client {@code SslContext} of
+         * one's own with {@link Tls#of}. The server's certificate must name the host or address connected to.
+         */
+        public Builder tls(Tls tls) {
+            Checks.notNull("tls", tls);
+            if (tls.context().isServer()) {
+                throw new IllegalArgumentException("tls: a server context (expected: a client context)");
+            }
+            this.tls = tls;
             return this;
         }
 

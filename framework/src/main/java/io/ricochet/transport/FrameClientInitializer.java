@@ -9,6 +9,8 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
+import io.ricochet.tls.Tls;
+import java.net.InetSocketAddress;
 
 /**
  * The client end of a framed connection: the server's codec and session handler, so a client
@@ -27,10 +29,16 @@ final class FrameClientInitializer {
     private FrameClientInitializer() {
     }
 
-    static void init(Channel ch, LengthField lengthField, int maxFrame, FrameHandler handler, TransportCounters counters) {
+    /** @param tls TLS to {@code remote}, whose name or address its certificate must carry; null for none */
+    static void init(Channel ch, LengthField lengthField, int maxFrame, FrameHandler handler, TransportCounters counters,
+            Tls tls, InetSocketAddress remote) {
         counters.opened();
         ConnectionStats stats = new ConnectionStats(counters);
         ChannelPipeline p = ch.pipeline();
+        if (tls != null) {
+            TcpChannelInitializer.addTls(p, tls, stats, tls.context().newHandler(ch.alloc(), remote.getHostString(),
+                    remote.getPort()));
+        }
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);

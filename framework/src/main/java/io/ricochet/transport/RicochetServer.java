@@ -18,6 +18,8 @@ import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.tls.ServerTlsConfig;
+import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,6 +70,7 @@ public final class RicochetServer implements AutoCloseable {
     private final boolean ownsLoops;
     private final Map<ChannelOption<?>, Object> childOptions;
     private final PipelineCustomizer customizer;
+    private final Tls tls;
     private final MeterRegistry registry;
     private final String name;
     private final String tcpProtocolTag;
@@ -88,6 +91,7 @@ public final class RicochetServer implements AutoCloseable {
         this.ownsLoops = ownsLoops;
         this.childOptions = Map.copyOf(b.childOptions);
         this.customizer = b.customizer;
+        this.tls = b.tls;
         this.registry = b.registry;
         this.name = b.name;
         this.tcpProtocolTag = b.tcpProtocolTag;
@@ -175,11 +179,12 @@ public final class RicochetServer implements AutoCloseable {
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer));
+                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls));
         childOptions.forEach((option, value) -> childOption(bootstrap, option, value));
         return bound(bootstrap.bind(config.host(), config.tcpPort()), "tcp", config.tcpPort()).thenAccept(ch -> {
             tcpChannel = ch;
-            log.info("{} bound to {} ({})", tcpProtocolTag, hostPort(tcpAddress()), loops.kind().label());
+            log.info("{} bound to {} ({}{})", tcpProtocolTag, hostPort(tcpAddress()), loops.kind().label(),
+                    tls == null ? "" : ", tls " + tls.provider());
         });
     }
 
@@ -383,6 +388,7 @@ public final class RicochetServer implements AutoCloseable {
         private boolean shutdownLoopsOnStop;
         private final Map<ChannelOption<?>, Object> childOptions = new LinkedHashMap<>();
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
+        private Tls tls;
         private MeterRegistry registry;
         private String name = "ricochet";
         private String tcpProtocolTag = Protocol.TCP.tag();
@@ -429,6 +435,20 @@ public final class RicochetServer implements AutoCloseable {
         /** Adds handlers to each connection's pipeline, TLS for one (see {@link PipelineCustomizer}). */
         public Builder pipeline(PipelineCustomizer customizer) {
             this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /**
+         * Serves TCP over TLS: build it from a {@link ServerTlsConfig}, or wrap a server {@code SslContext} of
+         * one's own with {@link Tls#of}. A failed handshake closes the connection and counts as
+         * {@code ricochet.protocol.errors{kind=tls}}.
+         */
+        public Builder tls(Tls tls) {
+            Checks.notNull("tls", tls);
+            if (!tls.context().isServer()) {
+                throw new IllegalArgumentException("tls: a client context (expected: a server context)");
+            }
+            this.tls = tls;
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.ricochet.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
 import io.ricochet.config.ServerConfig;
@@ -12,11 +13,12 @@ import io.ricochet.handler.IdleFrameTimeoutHandler;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
+import io.ricochet.tls.Tls;
 import java.util.function.Supplier;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
- * decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
+ * [TLS → TLS guard →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
  * then whatever the customizer adds. Public so benchmarks and tests can build the exact server
  * pipeline on an {@code EmbeddedChannel}.
  */
@@ -26,14 +28,22 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final TransportCounters counters;
     private final ConnectionRegistry connections;
     private final PipelineCustomizer customizer;
+    private final Tls tls;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer) {
+        this(config, handlers, counters, connections, customizer, null);
+    }
+
+    /** @param tls TLS in front of the framing, or null for none */
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls) {
         this.config = config;
         this.handlers = handlers;
         this.counters = counters;
         this.connections = connections;
         this.customizer = customizer;
+        this.tls = tls;
     }
 
     @Override
@@ -47,6 +57,9 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         }
         ConnectionStats stats = new ConnectionStats(counters);
         ChannelPipeline p = ch.pipeline();
+        if (tls != null) {
+            addTls(p, tls, stats, tls.context().newHandler(ch.alloc()));
+        }
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder));
@@ -56,5 +69,12 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
         p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
+    }
+
+    /** The TLS handler and its guard, first in the pipeline. */
+    static void addTls(ChannelPipeline p, Tls tls, ConnectionStats stats, SslHandler ssl) {
+        ssl.setHandshakeTimeoutMillis(tls.handshakeTimeout().toMillis());
+        p.addFirst(PipelineCustomizer.TLS, ssl);
+        p.addAfter(PipelineCustomizer.TLS, PipelineCustomizer.TLS_GUARD, new TlsGuardHandler(stats));
     }
 }

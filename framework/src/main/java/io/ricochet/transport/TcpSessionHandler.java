@@ -3,6 +3,7 @@ package io.ricochet.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -10,6 +11,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameHeader;
@@ -173,7 +175,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             stats.closing(CloseReason.STALLED);
             ctx.close();
         } else {
-            ctx.executor().execute(this::abort);
+            onLoop(this::abort);
         }
     }
 
@@ -318,7 +320,10 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                 ctx.close();
                 return;
             }
-            duplex.shutdownOutput().addListener(shut -> {
+            SslHandler tls = ctx.pipeline().get(SslHandler.class);
+            // TLS ends with close_notify before the FIN, so the peer can tell the end from a truncation.
+            ChannelFuture notified = tls == null ? ctx.newSucceededFuture() : tls.closeOutbound();
+            notified.addListener(ignored -> duplex.shutdownOutput().addListener(shut -> {
                 if (!shut.isSuccess()) {
                     ctx.close();
                 } else if (ctx.channel().isOpen()) {
@@ -326,7 +331,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                     lastInputNanos = ctx.executor().ticker().nanoTime();
                     lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos, TimeUnit.NANOSECONDS);
                 }
-            });
+            }));
         });
     }
 
@@ -370,7 +375,16 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (ctx.executor().inEventLoop()) {
             closeGracefully(CloseReason.PEER);
         } else {
-            ctx.executor().execute(() -> closeGracefully(CloseReason.PEER));
+            onLoop(() -> closeGracefully(CloseReason.PEER));
+        }
+    }
+
+    /** Runs {@code task} on the connection's loop; a loop that has shut down took the connection with it. */
+    private void onLoop(Runnable task) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("{}: event loop already shut down", ctx.channel().remoteAddress());
         }
     }
 

@@ -232,6 +232,22 @@ class SessionApiTest {
         }
     }
 
+    /** Closing a session whose event loop had shut down once threw RejectedExecutionException at the caller. */
+    @Test
+    void closingASessionAfterItsLoopShutDownDoesNotThrow() throws Exception {
+        EventLoops loops = EventLoops.create(TransportKind.AUTO, 1, "gone");
+        try (RicochetServer server = TestServers.echo(TestServers.config(TransportKind.AUTO).udpPort(ServerConfig.DISABLED)
+                .build(), registry);
+                io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().eventLoops(loops).build()) {
+            FrameSession session = client.connect(server.tcpAddress(), new ReverseEcho()).get(10, TimeUnit.SECONDS);
+            loops.shutdown().get(20, TimeUnit.SECONDS);
+            session.close();
+            session.abort();
+        } finally {
+            loops.close();
+        }
+    }
+
     /** A handler whose sessionOpened threw once left the connect future pending forever. */
     @Test
     void aHandlerThatFailsToOpenFailsTheConnect() throws Exception {

@@ -7,16 +7,17 @@ import org.junit.jupiter.api.Test;
 class MetricsScraperTest {
 
     @Test
-    void framesSentAreTheServersEchoProtocolsOnly() {
+    void framesSentAreTheServersEchoProtocolsWithTlsOnly() {
         ServerSample sample = MetricsScraper.parse("""
                 # TYPE ricochet_frames_sent_total counter
                 ricochet_frames_sent_total{io="epoll",name="ricochet",protocol="tcp",role="server"} 100.0
                 ricochet_frames_sent_total{io="epoll",name="ricochet",protocol="udp",role="server"} 20.0
+                ricochet_frames_sent_total{io="epoll",name="tls",protocol="tls",role="server"} 4.0
                 ricochet_frames_sent_total{io="epoll",name="rpc",protocol="rpc",role="server"} 7.0
                 ricochet_frames_sent_total{io="epoll",name="load",protocol="tcp",role="client"} 3.0
                 ricochet_rpc_server_requests_seconds_count{method="m",name="rpc",status="OK"} 5.0
                 """);
-        assertEquals(120.0, sample.framesSent());
+        assertEquals(124.0, sample.framesSent());
         assertEquals(5.0, sample.rpcRequests());
     }
 

@@ -1,0 +1,119 @@
+package io.ricochet.tls;
+
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.ricochet.internal.Checks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A client's TLS: whom it trusts (PEM CA certificates, the JDK's default trust store, or, for tests against
+ * a self-signed server only, anyone), and for mutual TLS its own certificate and key. The server's name
+ * or address is checked against its certificate unless {@code insecure}.
+ *
+ * @param trustedCa        PEM CA certificates the server's certificate must chain to; null for the JDK's defaults
+ * @param insecure         trust any certificate and skip the name check: encryption without authentication
+ * @param certificateChain PEM client certificate chain for mutual TLS, or null
+ * @param privateKey       its PEM PKCS#8 key, or null
+ * @param handshakeTimeout a handshake not finished by then fails the connection
+ * @param provider         which TLS implementation
+ */
+public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificateChain, Path privateKey,
+        Duration handshakeTimeout, TlsProvider provider) {
+
+    public ClientTlsConfig {
+        if (insecure && trustedCa != null) {
+            throw new IllegalArgumentException("tls: trustedCa " + trustedCa + " with insecure (expected: one or the other)");
+        }
+        if ((certificateChain == null) != (privateKey == null)) {
+            throw new IllegalArgumentException("tls: certificateChain " + certificateChain + ", privateKey " + privateKey
+                    + " (expected: both or neither)");
+        }
+        Checks.positive("handshakeTimeout", handshakeTimeout);
+        Checks.notNull("provider", provider);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Reads the files and builds the context; fails with {@link IllegalArgumentException} naming what is wrong. */
+    public Tls build() {
+        SslProvider resolved = provider.resolve();
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(resolved).protocols(ServerTlsConfig.PROTOCOLS);
+        if (insecure) {
+            builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
+        } else if (trustedCa != null) {
+            try (InputStream ca = ServerTlsConfig.open("trustedCa", trustedCa)) {
+                builder.trustManager(ca);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("tls: trustedCa " + trustedCa + " (expected: PEM CA certificates): "
+                        + e.getMessage(), e);
+            }
+        }
+        if (certificateChain != null) {
+            try (InputStream chain = ServerTlsConfig.open("certificateChain", certificateChain);
+                 InputStream key = ServerTlsConfig.open("privateKey", privateKey)) {
+                builder.keyManager(chain, key);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("tls: certificateChain " + certificateChain + " and privateKey "
+                        + privateKey + " (expected: a PEM certificate chain and its PEM PKCS#8 key): " + e.getMessage(), e);
+            }
+        }
+        try {
+            SslContext context = builder.build();
+            return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved));
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("tls: cannot build a client context: " + e.getMessage(), e);
+        }
+    }
+
+    /** Fluent builder; trusts the JDK's default CAs unless told otherwise. */
+    public static final class Builder {
+        private Path trustedCa;
+        private boolean insecure;
+        private Path certificateChain;
+        private Path privateKey;
+        private Duration handshakeTimeout = Tls.DEFAULT_HANDSHAKE_TIMEOUT;
+        private TlsProvider provider = TlsProvider.AUTO;
+
+        private Builder() {
+        }
+
+        public Builder trustedCa(Path trustedCa) {
+            this.trustedCa = Checks.notNull("trustedCa", trustedCa);
+            return this;
+        }
+
+        /** Trusts any server: for tests and local runs against a self-signed certificate, never in production. */
+        public Builder insecure() {
+            this.insecure = true;
+            return this;
+        }
+
+        /** The client's own certificate, for a server that requires mutual TLS. */
+        public Builder clientCertificate(Path certificateChain, Path privateKey) {
+            this.certificateChain = Checks.notNull("certificateChain", certificateChain);
+            this.privateKey = Checks.notNull("privateKey", privateKey);
+            return this;
+        }
+
+        public Builder handshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = handshakeTimeout;
+            return this;
+        }
+
+        public Builder provider(TlsProvider provider) {
+            this.provider = provider;
+            return this;
+        }
+
+        public ClientTlsConfig build() {
+            return new ClientTlsConfig(trustedCa, insecure, certificateChain, privateKey, handshakeTimeout, provider);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.ricochet.tls;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.ricochet.internal.Checks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A server's TLS from PEM files: its certificate chain and private key (PKCS#8), and, for mutual TLS, the
+ * CA certificates a client's certificate must chain to. TLS 1.3 and 1.2 only.
+ *
+ * @param certificateChain PEM certificates, the server's first
+ * @param privateKey       PEM PKCS#8 private key of the first certificate
+ * @param clientCa         PEM CA certificates that clients must present a certificate from; null for no client certificates
+ * @param handshakeTimeout a handshake not finished by then closes the connection
+ * @param provider         which TLS implementation
+ */
+public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clientCa, Duration handshakeTimeout,
+        TlsProvider provider) {
+    static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
+    public ServerTlsConfig {
+        Checks.notNull("certificateChain", certificateChain);
+        Checks.notNull("privateKey", privateKey);
+        Checks.positive("handshakeTimeout", handshakeTimeout);
+        Checks.notNull("provider", provider);
+    }
+
+    public static Builder builder(Path certificateChain, Path privateKey) {
+        return new Builder(certificateChain, privateKey);
+    }
+
+    /**
+     * Reads the files and builds the context. Fails with {@link IllegalArgumentException} naming the file
+     * that cannot be read or parsed, or the provider that cannot load.
+     */
+    public Tls build() {
+        SslProvider resolved = provider.resolve();
+        SslContextBuilder builder;
+        try (InputStream chain = open("certificateChain", certificateChain);
+             InputStream key = open("privateKey", privateKey)) {
+            builder = SslContextBuilder.forServer(chain, key);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("tls: certificateChain " + certificateChain + " and privateKey " + privateKey
+                    + " (expected: a PEM certificate chain and its PEM PKCS#8 key): " + e.getMessage(), e);
+        }
+        if (clientCa != null) {
+            try (InputStream ca = open("clientCa", clientCa)) {
+                builder.trustManager(ca).clientAuth(ClientAuth.REQUIRE);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("tls: clientCa " + clientCa + " (expected: PEM CA certificates): "
+                        + e.getMessage(), e);
+            }
+        }
+        try {
+            SslContext context = builder.sslProvider(resolved).protocols(PROTOCOLS).build();
+            return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved));
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("tls: cannot build a server context from " + certificateChain + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    static InputStream open(String field, Path file) throws IOException {
+        if (!Files.isReadable(file)) {
+            throw new IOException(field + ": " + file + " is not a readable file");
+        }
+        return Files.newInputStream(file);
+    }
+
+    /** Fluent builder; {@link #build()} on the config validates and reads the files. */
+    public static final class Builder {
+        private final Path certificateChain;
+        private final Path privateKey;
+        private Path clientCa;
+        private Duration handshakeTimeout = Tls.DEFAULT_HANDSHAKE_TIMEOUT;
+        private TlsProvider provider = TlsProvider.AUTO;
+
+        private Builder(Path certificateChain, Path privateKey) {
+            this.certificateChain = certificateChain;
+            this.privateKey = privateKey;
+        }
+
+        /** Requires a client certificate that chains to one of these CA certificates (mutual TLS). */
+        public Builder clientCa(Path clientCa) {
+            this.clientCa = Checks.notNull("clientCa", clientCa);
+            return this;
+        }
+
+        public Builder handshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = handshakeTimeout;
+            return this;
+        }
+
+        public Builder provider(TlsProvider provider) {
+            this.provider = provider;
+            return this;
+        }
+
+        public ServerTlsConfig build() {
+            return new ServerTlsConfig(certificateChain, privateKey, clientCa, handshakeTimeout, provider);
+        }
+    }
+}

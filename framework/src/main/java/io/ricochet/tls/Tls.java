@@ -1,0 +1,35 @@
+package io.ricochet.tls;
+
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslProvider;
+import io.ricochet.internal.Checks;
+import java.time.Duration;
+
+/**
+ * A built TLS context and the bound on its handshakes: what a server or client runs TLS with. Make one
+ * from {@link ServerTlsConfig#build()} or {@link ClientTlsConfig#build()}, or from an {@link SslContext} of
+ * one's own with {@link #of}.
+ *
+ * @param context          server or client context, per the side it is given to
+ * @param handshakeTimeout a connection whose handshake has not finished by then is closed and counted
+ * @param provider         {@code openssl} or {@code jdk}, as logged and tagged
+ */
+public record Tls(SslContext context, Duration handshakeTimeout, String provider) {
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    public Tls {
+        Checks.notNull("context", context);
+        Checks.positive("handshakeTimeout", handshakeTimeout);
+        Checks.notNull("provider", provider);
+    }
+
+    /** TLS with a context built elsewhere, and the default handshake timeout. */
+    public static Tls of(SslContext context) {
+        return new Tls(context, DEFAULT_HANDSHAKE_TIMEOUT, TlsProvider.tag(providerOf(context)));
+    }
+
+    private static SslProvider providerOf(SslContext context) {
+        return context instanceof JdkSslContext ? SslProvider.JDK : SslProvider.OPENSSL;
+    }
+}
