@@ -12,6 +12,7 @@ import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.rpc.RpcAuthenticator;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
@@ -21,8 +22,11 @@ import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -121,6 +125,11 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--rpc-tls", description = "Serve the RPC port over TLS too, with --tls-cert and --tls-key.")
     boolean rpcTls;
 
+    @Option(names = "--rpc-token-file", paramLabel = "FILE",
+            description = "Admit only RPC clients that authenticate with the token in FILE (its first line); "
+                    + "use with --rpc-tls, or the token crosses the network in the clear.")
+    Path rpcTokenFile;
+
     EchoServerCommand(SignalShutdown shutdown) {
         this.shutdown = shutdown;
     }
@@ -130,6 +139,7 @@ final class EchoServerCommand implements Callable<Integer> {
         ServerConfig config = config();
         ServerConfig rpcConfig = rpcConfig(config);
         Tls tls = tls();
+        String rpcToken = rpcToken();
         ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
@@ -166,6 +176,9 @@ final class EchoServerCommand implements Callable<Integer> {
                         .eventLoops(loops, false).meterRegistry(registry).name("rpc").connectionBudget(budget);
                 if (rpcTls) {
                     rpcBuilder.tls(tls);
+                }
+                if (rpcToken != null) {
+                    rpcBuilder.authenticator(RpcAuthenticator.bearerToken(rpcToken));
                 }
                 rpc = rpcBuilder.build();
             }
@@ -256,6 +269,28 @@ final class EchoServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage().replace("tcpPort", "rpcPort"));
         }
+    }
+
+    /** The RPC clients' token, the first line of --rpc-token-file; null without one. */
+    private String rpcToken() {
+        if (rpcTokenFile == null) {
+            return null;
+        }
+        if (rpcPort == ServerConfig.DISABLED) {
+            throw new ParameterException(spec.commandLine(), "--rpc-token-file needs the RPC port (--rpc-port is -1)");
+        }
+        String token;
+        try {
+            token = Files.readAllLines(rpcTokenFile).stream().findFirst().orElse("").strip();
+        } catch (IOException | UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--rpc-token-file " + rpcTokenFile + ": cannot read it ("
+                    + e.getMessage() + ")");
+        }
+        if (token.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--rpc-token-file " + rpcTokenFile
+                    + ": its first line is empty (expected: the token)");
+        }
+        return token;
     }
 
     /** The TLS of the TLS port and --rpc-tls, read from the PEM files; null when neither is asked for. */

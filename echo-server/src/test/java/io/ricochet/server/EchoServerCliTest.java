@@ -3,6 +3,7 @@ package io.ricochet.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -15,6 +16,8 @@ import io.ricochet.echo.rpc.proto.BenchMessage;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
+import io.ricochet.rpc.RpcException;
+import io.ricochet.rpc.RpcStatus;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
 import io.ricochet.tls.ClientTlsConfig;
@@ -30,10 +33,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -100,7 +105,7 @@ class EchoServerCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--length-field=3", "--idle-timeout=soon", "--transport=dpdk", "--max-frame=0",
         "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7", "--tls-port=0", "--tls-cert=/nonexistent",
-        "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0"})
+        "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0", "--rpc-token-file=/nonexistent"})
     void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
         try (EchoServerProcess server = EchoServerProcess.start(flag.split(" "))) {
             assertEquals(2, server.awaitExit());
@@ -171,17 +176,18 @@ class EchoServerCliTest {
         }
     }
 
-    /** The TLS port and RPC over TLS, with a certificate from a test CA. */
+    /** The TLS port, and RPC over TLS with a token, with a certificate from a test CA. */
     @Test
-    void servesTheEchoAndRpcOverTls(@TempDir Path dir) throws Exception {
+    void servesTheEchoAndAuthenticatedRpcOverTls(@TempDir Path dir) throws Exception {
         Instant now = Instant.now();
         DevCertificates.Issued ca = DevCertificates.certificateAuthority("test CA", now.minusSeconds(3600), now.plusSeconds(86_400));
         DevCertificates.PemFiles cert = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600), now.plusSeconds(86_400))
                 .write(dir, "server");
         Path caFile = ca.write(dir, "ca").certificate();
+        Path tokenFile = Files.writeString(dir.resolve("token"), "s3cret\n");
         try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--metrics-port", "-1",
-                "--rpc-port", "0", "--rpc-tls", "--tls-port", "0", "--tls-cert", cert.certificate().toString(),
-                "--tls-key", cert.privateKey().toString())) {
+                "--rpc-port", "0", "--rpc-tls", "--rpc-token-file", tokenFile.toString(), "--tls-port", "0",
+                "--tls-cert", cert.certificate().toString(), "--tls-key", cert.privateKey().toString())) {
             InetSocketAddress tls = server.awaitListening("tls");
             Tls trusting = ClientTlsConfig.builder().trustedCa(caFile).build().build();
             try (io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().tls(trusting).build()) {
@@ -194,10 +200,15 @@ class EchoServerCliTest {
                 }
             }
             InetSocketAddress rpc = server.awaitListening("rpc");
-            try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().tls(trusting).build(), null)) {
+            try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().tls(trusting).bearerToken("s3cret").build(), null);
+                 RpcClients strangers = RpcClients.create(RpcClientConfig.builder().tls(trusting).build(), null)) {
                 RpcClient client = clients.connect(rpc).get(10, TimeUnit.SECONDS);
                 assertEquals("cba", client.call(BenchMethods.REVERSE, ByteString.copyFromUtf8("abc"))
                         .get(10, TimeUnit.SECONDS).toStringUtf8());
+                RpcClient stranger = strangers.connect(rpc).get(10, TimeUnit.SECONDS);
+                ExecutionException refused = assertThrows(ExecutionException.class, () -> stranger.call(BenchMethods.REVERSE,
+                        ByteString.copyFromUtf8("abc")).get(10, TimeUnit.SECONDS));
+                assertEquals(RpcStatus.UNAUTHENTICATED, ((RpcException) refused.getCause()).status());
             }
             assertEquals(0, server.terminate(), server.stderr());
         }

@@ -26,6 +26,9 @@ final class RequestServer {
     private final RequestRouter router;
     private final RpcMetrics metrics;
     private final RpcConnection connection;
+    /** Null when the server admits every connection. */
+    private final RpcAuthenticator authenticator;
+    private boolean authenticated;
     /** Requests being served, by the caller's id: a cancel finds its request here. */
     private final LongObjectHashMap<RpcRequest> serving = new LongObjectHashMap<>();
     /** Requests being served, one-way ones included: the limit counts these. */
@@ -33,12 +36,14 @@ final class RequestServer {
     private boolean closed;
 
     RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
-            RpcConnection connection) {
+            RpcConnection connection, RpcAuthenticator authenticator) {
         this.session = session;
         this.config = config;
         this.router = router;
         this.metrics = metrics;
         this.connection = connection;
+        this.authenticator = authenticator;
+        this.authenticated = authenticator == null;
     }
 
     void onRequest(Envelope request) {
@@ -61,7 +66,15 @@ final class RequestServer {
             }
             return;
         }
+        if (method.equals(RpcConnection.AUTH)) {
+            authenticate(id, oneWay, request.getPayload());
+            return;
+        }
         String tag = router.meterTag(method);
+        if (!authenticated) {
+            refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
+            return;
+        }
         if (session.isDraining()) {
             // A graceful stop: pings above and answers to this end's own calls still flow, new work does not.
             refuse(id, oneWay, tag, RpcStatus.UNAVAILABLE, "server is stopping");
@@ -106,6 +119,24 @@ final class RequestServer {
                 loop.execute(() -> answered(id, oneWay, served, tag, now, payload, error, late));
             }
         });
+    }
+
+    /**
+     * The built-in {@code rpc.auth}: a server without an authenticator admits any credential; one with it
+     * closes the connection after answering a wrong one, so a peer gets one guess per connection.
+     */
+    private void authenticate(long id, boolean oneWay, ByteString credential) {
+        if (authenticator == null || authenticated || authenticator.accepts(credential)) {
+            authenticated = true;
+            metrics.started();
+            metrics.finished(RpcConnection.AUTH, RpcStatus.OK, 0);
+            if (!oneWay) {
+                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).build());
+            }
+            return;
+        }
+        refuse(id, oneWay, RpcConnection.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
+        session.close();
     }
 
     /** The caller no longer waits for request {@code id}: its handler hears of it, and its answer is not sent. */

@@ -62,6 +62,28 @@ public final class RpcClient implements AutoCloseable {
     }
 
     private void opened(RpcConnection opened) {
+        ByteString credential = group.config().credential();
+        if (credential == null) {
+            ready(opened);
+            return;
+        }
+        // Before anything else on the connection: the server answers every other call UNAUTHENTICATED until then.
+        opened.call(RpcConnection.AUTH, credential).whenComplete((v, e) -> {
+            if (e == null) {
+                ready(opened);
+                return;
+            }
+            log.warn("authenticating to {}: {}", target, RpcConnection.unwrap(e).getMessage());
+            if (!firstConnect.isDone()) {
+                // A wrong credential stays wrong: no reconnects.
+                closed = true;
+                firstConnect.completeExceptionally(RpcConnection.unwrap(e));
+            }
+            opened.close();
+        });
+    }
+
+    private void ready(RpcConnection opened) {
         connection = opened;
         backoffNanos = group.config().reconnectInitialDelay().toNanos();
         if (firstConnect.isDone()) {

@@ -4,6 +4,7 @@ import static io.ricochet.internal.Checks.inRange;
 import static io.ricochet.internal.Checks.notNull;
 import static io.ricochet.internal.Checks.positive;
 
+import com.google.protobuf.ByteString;
 import io.ricochet.config.TransportKind;
 import io.ricochet.tls.Tls;
 import java.time.Duration;
@@ -23,10 +24,12 @@ import java.time.Duration;
  *                         1.5 intervals after the last frame: keep it below half the server's idle timeout
  * @param name             the {@code name} tag of the group's meters, unique per registry
  * @param tls              TLS to the servers, or null for plaintext
+ * @param credential       given to each server with {@code rpc.auth} as a connection opens (see
+ *                         {@link RpcAuthenticator}), or null for none
  */
 public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
         boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay, Duration keepalive,
-        String name, Tls tls) {
+        String name, Tls tls, ByteString credential) {
 
     public RpcClientConfig {
         notNull("rpc", rpc);
@@ -68,6 +71,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         private Duration keepalive = DEFAULT_KEEPALIVE;
         private String name = "rpc-client";
         private Tls tls;
+        private ByteString credential;
 
         private Builder() {
         }
@@ -121,9 +125,15 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             return this;
         }
 
+        /** Authenticates with the bearer token {@code token} (UTF-8) on every connection, reconnects included. */
+        public Builder bearerToken(String token) {
+            this.credential = ByteString.copyFromUtf8(notNull("token", token));
+            return this;
+        }
+
         public RpcClientConfig build() {
             return new RpcClientConfig(rpc, transport, ioThreads, connectTimeout, reconnect, reconnectInitialDelay,
-                    reconnectMaxDelay, keepalive, name, tls);
+                    reconnectMaxDelay, keepalive, name, tls, credential);
         }
     }
 }

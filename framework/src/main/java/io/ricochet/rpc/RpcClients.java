@@ -103,7 +103,8 @@ public final class RpcClients implements AutoCloseable {
     }
 
     RpcConnection newConnection(RequestRouter router, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
-        return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), true, onOpen, onClose);
+        return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), true, null, onOpen,
+                onClose);
     }
 
     void forget(RpcClient client) {

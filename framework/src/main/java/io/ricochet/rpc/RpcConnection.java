@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
 public final class RpcConnection {
     /** The built-in method a keepalive calls; every RPC end answers it. */
     public static final String PING = "rpc.ping";
+    /** The built-in method a client authenticates with, once, before its other calls (see {@link RpcAuthenticator}). */
+    public static final String AUTH = "rpc.auth";
     /** The id of every ping: calls count from 1, so a ping's answer is never taken for a call's. */
     static final long PING_ID = 0;
     private static final Logger log = LoggerFactory.getLogger(RpcConnection.class);
@@ -43,6 +45,7 @@ public final class RpcConnection {
     private final RpcMetrics serverMetrics;
     private final long keepaliveNanos;
     private final boolean dialer;
+    private final RpcAuthenticator authenticator;
     private final Consumer<RpcConnection> onOpen;
     private final Consumer<RpcConnection> onClose;
     private final Handler handler = new Handler();
@@ -60,15 +63,18 @@ public final class RpcConnection {
      * @param keepalive {@link Duration#ZERO} for none
      * @param dialer    whether this end connected: it pings once at once, and the answer says whether the
      *                  peer understands {@code CANCEL} (older ends close the connection on it)
+     * @param authenticator who may use this end's methods; null for anyone
      */
     RpcConnection(RpcConfig config, RequestRouter router, RpcMetrics clientMetrics, RpcMetrics serverMetrics,
-            Duration keepalive, boolean dialer, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
+            Duration keepalive, boolean dialer, RpcAuthenticator authenticator, Consumer<RpcConnection> onOpen,
+            Consumer<RpcConnection> onClose) {
         this.config = config;
         this.router = router;
         this.clientMetrics = clientMetrics;
         this.serverMetrics = serverMetrics;
         this.keepaliveNanos = keepalive.toNanos();
         this.dialer = dialer;
+        this.authenticator = authenticator;
         this.onOpen = onOpen;
         this.onClose = onClose;
     }
@@ -113,7 +119,7 @@ public final class RpcConnection {
     private void opened(FrameSession opened) {
         this.session = opened;
         this.calls = new CallTable(this, opened, config, clientMetrics, dialer);
-        this.server = new RequestServer(opened, config, router, serverMetrics, this);
+        this.server = new RequestServer(opened, config, router, serverMetrics, this, authenticator);
         long now = System.nanoTime();
         lastSentNanos = now;
         lastHeardNanos = now;

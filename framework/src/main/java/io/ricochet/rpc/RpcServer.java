@@ -52,7 +52,8 @@ public final class RpcServer implements AutoCloseable {
         RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
                 .pipeline(b.customizer)
                 .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
-                        false, connection -> { }, agent == null ? connection -> { } : agent::dropRoutes).frameHandler());
+                        false, b.authenticator, connection -> { },
+                        agent == null ? connection -> { } : agent::dropRoutes).frameHandler());
         if (b.registry != null) {
             frames.meterRegistry(b.registry);
         }
@@ -204,6 +205,7 @@ public final class RpcServer implements AutoCloseable {
         private ConnectionBudget budget;
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
+        private RpcAuthenticator authenticator;
 
         private Builder() {
         }
@@ -259,6 +261,17 @@ public final class RpcServer implements AutoCloseable {
 
         public Builder pipeline(PipelineCustomizer customizer) {
             this.customizer = Checks.notNull("customizer", customizer);
+            return this;
+        }
+
+        /**
+         * Admits only connections whose client authenticates ({@code rpc.auth}) with a credential
+         * {@code authenticator} accepts, such as {@link RpcAuthenticator#bearerToken}. Without one, anyone who
+         * can connect may call, and register agent routes; mutual TLS ({@link #tls}) keeps strangers out at the
+         * handshake instead.
+         */
+        public Builder authenticator(RpcAuthenticator authenticator) {
+            this.authenticator = Checks.notNull("authenticator", authenticator);
             return this;
         }
 

@@ -19,7 +19,9 @@ public enum RpcStatus {
     /** The handler failed; the message says how. */
     INTERNAL(StatusCode.INTERNAL),
     /** The caller cancelled the call. */
-    CANCELLED(StatusCode.CANCELLED);
+    CANCELLED(StatusCode.CANCELLED),
+    /** The server requires credentials this connection has not given ({@code rpc.auth}), or gave wrong. */
+    UNAUTHENTICATED(StatusCode.UNAUTHENTICATED);
 
     private static final RpcStatus[] BY_NUMBER = new RpcStatus[values().length];
 

@@ -1,0 +1,31 @@
+package io.ricochet.rpc;
+
+import com.google.protobuf.ByteString;
+import io.ricochet.internal.Checks;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * Decides whether a connection may use an RPC server, from the credential its client gives once, with the
+ * built-in {@code rpc.auth} call, before anything else. Until then the connection may only ping and
+ * authenticate; every other request is answered {@code UNAUTHENTICATED}, and a wrong credential closes it.
+ * Runs on the connection's event loop: it must not block.
+ */
+@FunctionalInterface
+public interface RpcAuthenticator {
+    /** Whether {@code credential} admits the connection. */
+    boolean accepts(ByteString credential);
+
+    /**
+     * Admits connections that present {@code token} (UTF-8), compared in constant time. Send it over TLS:
+     * anyone who sees it can present it.
+     */
+    static RpcAuthenticator bearerToken(String token) {
+        Checks.notNull("token", token);
+        if (token.isEmpty()) {
+            throw new IllegalArgumentException("token: empty (expected: a secret of at least one character)");
+        }
+        byte[] expected = token.getBytes(StandardCharsets.UTF_8);
+        return credential -> MessageDigest.isEqual(expected, credential.toByteArray());
+    }
+}
