@@ -11,6 +11,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The requests the peer sends on one connection: checks them, routes them, answers them, and tells
@@ -18,6 +20,7 @@ import java.util.concurrent.CompletionStage;
  * and hop to the loop.
  */
 final class RequestServer {
+    private static final Logger log = LoggerFactory.getLogger(RequestServer.class);
     /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */
     private static final int MAX_METHOD_BYTES = 3 * RpcConfig.MAX_METHOD_LENGTH;
 
@@ -29,6 +32,8 @@ final class RequestServer {
     /** Null when the server admits every connection. */
     private final RpcAuthenticator authenticator;
     private boolean authenticated;
+    /** One line per connection refused, however many requests it sends unauthenticated. */
+    private boolean refusalLogged;
     /** Requests being served, by the caller's id: a cancel finds its request here. */
     private final LongObjectHashMap<RpcRequest> serving = new LongObjectHashMap<>();
     /** Requests being served, one-way ones included: the limit counts these. */
@@ -72,6 +77,7 @@ final class RequestServer {
         }
         String tag = router.meterTag(method);
         if (!authenticated) {
+            logRefusal("'" + method + "' before authenticating");
             refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
             return;
         }
@@ -135,8 +141,16 @@ final class RequestServer {
             }
             return;
         }
+        logRefusal("wrong credentials; closing");
         refuse(id, oneWay, RpcConnection.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
         session.close();
+    }
+
+    private void logRefusal(String why) {
+        if (!refusalLogged) {
+            refusalLogged = true;
+            log.warn("refused {}: {}", session.remoteAddress(), why);
+        }
     }
 
     /** The caller no longer waits for request {@code id}: its handler hears of it, and its answer is not sent. */
