@@ -469,7 +469,8 @@ public final class Controller implements AutoCloseable {
         Summary merged = new Summary(settings.command(), settings.target(),
                 first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
-                open ? LatencySummary.of(service) : null, LatencySummary.of(connect), server.summary(base), firstError);
+                open ? LatencySummary.of(service) : null, LatencySummary.of(connect), null, null, server.summary(base),
+                firstError);
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {
             settings.progress().println(news);

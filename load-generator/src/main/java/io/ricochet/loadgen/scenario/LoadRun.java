@@ -39,6 +39,7 @@ public final class LoadRun {
         Histogram corrected = RunStats.newHistogram();
         Histogram service = RunStats.newHistogram();
         Histogram connect = RunStats.newHistogram();
+        Histogram handshake = RunStats.newHistogram();
         try (Load load = factory.apply(spec)) {
             RunStats stats = load.stats();
             Map<String, Object> config = new LinkedHashMap<>(options.config());
@@ -136,7 +137,10 @@ public final class LoadRun {
                     seconds = (stats.lastReplyNanos.get() - stats.firstSendNanos.get()) / 1e9;
                 }
                 RunStats.Counts total = stats.counts().minus(base);
-                Summary summary = summary(load, total, seconds, corrected, service, connect, serverBase);
+                // Like connect times, handshakes made during warmup count: a held-connection ramp is warmup.
+                stats.drainHandshakesInto(handshake);
+                Summary summary = summary(load, total, seconds, corrected, service, connect,
+                        spec.tls() == null ? null : handshake, stats.handshakeFailures.sum(), serverBase);
                 if (report != null) {
                     report.summary(summary);
                 }
@@ -174,7 +178,7 @@ public final class LoadRun {
     }
 
     private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,
-            Histogram service, Histogram connect, ServerSample serverBase) {
+            Histogram service, Histogram connect, Histogram handshake, long handshakeFailures, ServerSample serverBase) {
         ServerSummary server = this.server.summary(serverBase);
         Throwable failure = load.firstFailure();
         return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
@@ -182,7 +186,8 @@ public final class LoadRun {
                 total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
                 round(total.completed() / seconds), round(total.okBytes() / seconds),
                 LatencySummary.of(spec.openLoop() ? corrected : service), latencyKind(),
-                spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect), server,
+                spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect),
+                handshake == null ? null : LatencySummary.of(handshake), handshake == null ? null : handshakeFailures, server,
                 failure == null ? null : failure.toString());
     }
 
