@@ -106,12 +106,12 @@ final class RunSupport {
         out.flush();
     }
 
-    /** Bad replies always fail the run; errors (and connect failures) fail it past the tolerated rate. */
+    /** Bad replies always fail the run; errors (and connect and handshake failures) fail it past the tolerated rate. */
     static int exitStatus(Summary s, double maxErrorRate) {
         if (s.bad() > 0) {
             return ExitCodes.FAILED;
         }
-        long failures = s.errors() + s.connectFailures();
+        long failures = s.errors() + s.connectFailures() + (s.handshakeFailures() == null ? 0 : s.handshakeFailures());
         if (failures > 0 && failures > maxErrorRate * Math.max(1, s.requests())) {
             return ExitCodes.FAILED;
         }
