@@ -124,6 +124,54 @@ class TlsCommandsTest {
     }
 
     @Test
+    void rpcWithTlsAgainstAPlaintextServerFailsEveryCallAndExitsOne() {
+        try (RicochetServer plain = FaultyServers.start(new ReverseEchoHandler())) {
+            Cli.Result r = Cli.run("rpc", "--tls", "--insecure", "--target", FaultyServers.target(plain),
+                    "--requests", "10", "--timeout", "1s", "--json");
+            assertEquals(1, r.exit(), r.err());
+            assertEquals(0, r.json().get("received_ok").asLong(), r.out());
+            // The framework's RpcClient counts as connected before its handshake ends, so a failed handshake
+            // shows as the connection lost on the first calls rather than as a TLS failure.
+            String error = r.json().get("first_error").asText();
+            assertTrue(error.contains("UNAVAILABLE") && error.contains(":" + plain.tcpAddress().getPort()), error);
+            assertFalse(error.contains("\n"), error);
+        }
+    }
+
+    /** A server that requires client certificates: the client's --client-cert gets in, no certificate does not. */
+    @Test
+    void mutualTlsWithAClientCertificate(@TempDir Path dir) throws Exception {
+        java.time.Instant from = java.time.Instant.now().minusSeconds(60);
+        java.time.Instant to = java.time.Instant.now().plusSeconds(3600);
+        io.ricochet.tls.DevCertificates.Issued ca = io.ricochet.tls.DevCertificates.certificateAuthority("test CA", from, to);
+        Path caFile = ca.write(dir, "ca").certificate();
+        io.ricochet.tls.DevCertificates.PemFiles server = io.ricochet.tls.DevCertificates.issue(ca, "localhost", from, to)
+                .write(dir, "server");
+        io.ricochet.tls.DevCertificates.PemFiles client = io.ricochet.tls.DevCertificates.issue(ca, "client", from, to)
+                .write(dir, "client");
+        io.ricochet.tls.Tls serverTls = io.ricochet.tls.ServerTlsConfig.builder(server.certificate(), server.privateKey())
+                .clientCa(caFile).build().build();
+        try (RicochetServer tlsServer = RicochetServer.builder().config(io.ricochet.config.ServerConfig.builder()
+                .host("127.0.0.1").ephemeralPorts().ioThreads(1).build()).handler(new ReverseEchoHandler())
+                .meterRegistry(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()).tls(serverTls).build()
+                .startAndAwait()) {
+            String target = FaultyServers.target(tlsServer);
+            Cli.Result in = Cli.run("rr", "--tls", "--tls-ca", caFile.toString(), "--client-cert",
+                    client.certificate().toString(), "--client-key", client.privateKey().toString(), "--target", target,
+                    "--duration", "500ms", "--json");
+            assertEquals(0, in.exit(), in.err());
+            assertTrue(in.json().get("ok").asLong() > 0, in.out());
+            assertEquals(0, in.json().get("bad").asLong() + in.json().get("errors").asLong(), in.out());
+            assertEquals(1, in.json().get("handshake_time_us").get("count").asLong(), in.out());
+
+            Cli.Result out = Cli.run("rr", "--tls", "--tls-ca", caFile.toString(), "--target", target,
+                    "--duration", "500ms", "--timeout", "1s", "--json");
+            assertEquals(1, out.exit(), out.err());
+            assertEquals(0, out.json().get("ok").asLong(), out.out());
+        }
+    }
+
+    @Test
     void anUntrustedServerFailsTheHandshake(@TempDir Path dir) throws Exception {
         // A CA of its own that did not issue the embedded server's certificate.
         Path otherCa = io.ricochet.tls.DevCertificates.certificateAuthority("other", java.time.Instant.now()
