@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine;
@@ -30,7 +31,7 @@ final class RunSupport {
      * the client trusts it by default (so workers must trust it too), else null.
      */
     record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
-            Tls tls, EmbeddedCertificates certificates, java.nio.file.Path embeddedCa) implements AutoCloseable {
+            Tls tls, EmbeddedCertificates certificates, Path embeddedCa) implements AutoCloseable {
         InetSocketAddress address(Protocol protocol) {
             return protocol == Protocol.UDP ? udp : tcp;
         }
@@ -44,7 +45,6 @@ final class RunSupport {
                 certificates.close();
             }
         }
-
     }
 
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
