@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every command takes: where to send, how to report. */
@@ -45,4 +46,7 @@ final class CommonOptions {
     @Option(names = "--max-error-rate", defaultValue = "0",
             description = "Errors (not bad replies) tolerated before exit status 1, as a fraction of requests (default: ${DEFAULT-VALUE}).")
     double maxErrorRate;
+
+    @Mixin
+    TlsOptions tls = new TlsOptions();
 }

@@ -142,12 +142,21 @@ final class ControllerCommand implements Callable<Integer> {
         if (onKubernetes && common.target == null) {
             throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
         }
+        if (onKubernetes && (common.tls.ca != null || common.tls.clientCert != null)) {
+            // Worker pods cannot read files on this machine; shipping them (a Secret) is not built yet.
+            throw usage("scenario: --tls-ca and --client-cert with --executor kubernetes are not supported yet "
+                    + "(worker pods cannot read this machine's files; use the image's trust store or --insecure)");
+        }
         boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
-        try (RunSupport.Target resolved = targetFor(sub, common, rpc, err)) {
+        try (RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
             InetSocketAddress address = rpc ? resolved.rpc() : resolved.tcp();
             String target = address.getHostString() + ":" + address.getPort();
             URI scrape = resolved.scrape();
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
+            if (resolved.embeddedCa() != null) {
+                // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
+                shards.forEach(shard -> shard.add("--tls-ca=" + resolved.embeddedCa().toAbsolutePath()));
+            }
             if (!onKubernetes && common.report != null) {
                 // Local workers keep their own full reports beside the merged one: raw data for any check.
                 for (int i = 0; i < shards.size(); i++) {
@@ -238,14 +247,16 @@ final class ControllerCommand implements Callable<Integer> {
     }
 
     /** The scenario's --target, or an embedded echo server sized as the scenario alone would size it. */
-    private static RunSupport.Target targetFor(ParseResult sub, CommonOptions common, boolean withRpc, PrintStream err) {
+    private static RunSupport.Target targetFor(CommandLine cli, ParseResult sub, CommonOptions common, boolean withRpc,
+            PrintStream err) {
         LengthField field = LengthField.ofWidth(sub.matchedOptionValue("--length-field", 2));
         // The echo-style commands' --size is a range; the RPC commands' an int that the RPC port's limits cover.
         Object size = sub.commandSpec().findOption("--size") == null ? null : sub.commandSpec().findOption("--size").getValue();
         int maxFrame = Math.max(field.defaultMaxFrame(), size instanceof Converters.SizeRange range ? range.max() : 0);
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
-        return RunSupport.target(common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc, err);
+        return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
+                sub.matchedOptionValue("--transport", io.ricochet.transport.Protocol.TCP) == io.ricochet.transport.Protocol.UDP, err);
     }
 
     private static String podIp() {

@@ -48,9 +48,9 @@ final class CrrCommand implements ScenarioCommand {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
         }
-        try (RunSupport.Target target = RunSupport.target(common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), System.err)) {
-            LoadSpec spec = builder.target(target.tcp()).build();
+        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
+            LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
                     Scenarios.config("crr", spec), hooks), CrrLoad::new).run();
             RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());

@@ -12,6 +12,7 @@ import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.tls.Tls;
 import io.ricochet.transport.RicochetServer;
 import java.net.URI;
 import java.time.Duration;
@@ -27,8 +28,11 @@ final class EmbeddedTarget implements AutoCloseable {
     private final RpcServer rpc;
     private final MetricsEndpoint metrics;
     private final EventLoops loops;
+    private final boolean tls;
 
-    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc) {
+    /** {@code tls}: the server side of TLS for the TCP and RPC listeners, or null for plaintext. */
+    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc, Tls tls) {
+        this.tls = tls != null;
         jvm.bindTo(registry);
         ServerConfig config = ServerConfig.builder()
                 .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
@@ -36,14 +40,15 @@ final class EmbeddedTarget implements AutoCloseable {
                 .build();
         // As the echo server runs them: its listeners on one group of event loops.
         loops = EventLoops.create(TransportKind.AUTO, ioThreads, "embedded-io");
-        server = RicochetServer.builder().config(config).handler(new ReverseEchoHandler()).eventLoops(loops, false)
-                .meterRegistry(registry).name("echo").build().startAndAwait();
+        RicochetServer.Builder echo = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
+                .eventLoops(loops, false).meterRegistry(registry).name("echo");
+        server = (tls == null ? echo : echo.tls(tls)).build().startAndAwait();
         if (withRpc) {
             RpcDispatcher methods = new RpcDispatcher();
             new BenchMethods().registerOn(methods);
-            rpc = RpcServer.builder().config(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build())
-                    .dispatcher(methods).agent(true).eventLoops(loops, false).meterRegistry(registry).name("rpc").build()
-                    .startAndAwait();
+            RpcServer.Builder b = RpcServer.builder().config(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build())
+                    .dispatcher(methods).agent(true).eventLoops(loops, false).meterRegistry(registry).name("rpc");
+            rpc = (tls == null ? b : b.tls(tls)).build().startAndAwait();
         } else {
             rpc = null;
         }
@@ -64,7 +69,7 @@ final class EmbeddedTarget implements AutoCloseable {
     }
 
     String describe() {
-        return "no --target: started an embedded echo server, tcp " + server.tcpAddress().getHostString() + ":"
+        return "no --target: started an embedded echo server, tcp" + (tls ? " over tls " : " ") + server.tcpAddress().getHostString() + ":"
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
                 + server.udpAddress().getPort() + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
                 + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl();

@@ -69,15 +69,17 @@ final class RampCommand implements Callable<Integer> {
         }
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
-        try (RunSupport.Target target = RunSupport.target(common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), System.err)) {
+        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
+                load.protocol == io.ricochet.transport.Protocol.UDP, System.err)) {
             LoadSpec base;
             try {
                 base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
                         .pipeline(pipeline).size(load.size.min(), load.size.max()).lengthField(load.field())
                         .duration(load.duration).warmup(load.warmup).timeout(load.timeout)
                         .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
-                        .ioThreads(common.ioThreads).transport(common.io).rate(startRate).build();
+                        .ioThreads(common.ioThreads).transport(common.io)
+                        .tls(RunSupport.within(target.tls(), load.timeout)).rate(startRate).build();
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
             }

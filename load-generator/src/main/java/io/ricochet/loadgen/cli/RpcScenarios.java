@@ -34,16 +34,16 @@ final class RpcScenarios {
         check(commandSpec, !timeout.isZero() && !timeout.isNegative(), "timeout: " + timeout + " (expected: > 0)");
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
-        try (RunSupport.Target resolved = RunSupport.target(common, LengthField.TWO, LengthField.TWO.defaultMaxFrame(),
-                Duration.ofSeconds(30), true, err)) {
+        try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,
+                LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, false, err)) {
             InetSocketAddress target = resolved.rpc();
             URI scrape = resolved.scrape();
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
-                    common.ioThreads);
+                    common.ioThreads, RunSupport.within(resolved.tls(), timeout));
             if (warmup > 0) {
                 // The same shape on its own connections; nothing of it is reported, and the server is sampled after it.
                 RpcBenchSpec warm = new RpcBenchSpec(target, clients, warmup, inFlight, size, timeout, common.seed + 1,
-                        common.io, common.ioThreads);
+                        common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout));
                 err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls") + ", not counted");
                 try (RpcWorkload load = workload.apply(warm)) {
                     new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
@@ -88,6 +88,7 @@ final class RpcScenarios {
         c.put("seed", spec.seed());
         c.put("io_threads", spec.ioThreads());
         c.put("client_io", spec.io().label());
+        c.put("tls", spec.tls() == null ? "off" : spec.tls().provider());
         return c;
     }
 }

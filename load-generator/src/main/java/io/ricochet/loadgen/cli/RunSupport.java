@@ -7,14 +7,17 @@ import io.ricochet.loadgen.report.SummaryTable;
 import io.ricochet.loadgen.scenario.LoadRun;
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import picocli.CommandLine;
 
 /** What every command does around its scenario: the embedded target, the output, the exit status. */
 final class RunSupport {
@@ -24,9 +27,11 @@ final class RunSupport {
     /**
      * A target to load and, for the embedded server, its metrics; closes the server afterwards. With
      * {@code --target} every address is that one; {@code rpc} is null for an embedded server without RPC.
+     * {@code tls} is the client's TLS (null without --tls); {@code embeddedCa} the embedded server's CA when
+     * the client trusts it by default (so workers must trust it too), else null.
      */
-    record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded)
-            implements AutoCloseable {
+    record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
+            Tls tls, EmbeddedCertificates certificates, Path embeddedCa) implements AutoCloseable {
         InetSocketAddress address(Protocol protocol) {
             return protocol == Protocol.UDP ? udp : tcp;
         }
@@ -36,24 +41,49 @@ final class RunSupport {
             if (embedded != null) {
                 embedded.close();
             }
+            if (certificates != null) {
+                certificates.close();
+            }
         }
     }
 
-    static Target target(CommonOptions common, LengthField lengthField, int maxFrame, Duration idleTimeout,
-            PrintStream err) {
-        return target(common, lengthField, maxFrame, idleTimeout, false, err);
+    static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
+            Duration idleTimeout, boolean udp, PrintStream err) {
+        return target(cli, common, lengthField, maxFrame, idleTimeout, false, udp, err);
     }
 
-    /** As above; {@code withRpc} also starts the embedded server's RPC port. */
-    static Target target(CommonOptions common, LengthField lengthField, int maxFrame, Duration idleTimeout,
-            boolean withRpc, PrintStream err) {
+    /**
+     * As above; {@code withRpc} also starts the embedded server's RPC port. The TLS flags are checked
+     * first ({@code udp}: the command sends datagrams); with {@code --tls} and no {@code --target} the
+     * embedded server serves TLS with a throwaway CA, which the client trusts unless told whom to trust.
+     */
+    static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
+            Duration idleTimeout, boolean withRpc, boolean udp, PrintStream err) {
+        common.tls.validate(cli, udp);
         if (common.target != null) {
-            return new Target(common.target, common.target, common.target, common.scrape, null);
+            return new Target(common.target, common.target, common.target, common.scrape, null,
+                    common.tls.client(cli, null), null, null);
         }
-        EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout, withRpc);
-        err.println(embedded.describe());
-        return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(), embedded.rpcAddress(),
-                common.scrape != null ? common.scrape : embedded.metricsUri(), embedded);
+        EmbeddedCertificates certificates = common.tls.enabled ? new EmbeddedCertificates() : null;
+        try {
+            Tls client = common.tls.client(cli, certificates == null ? null : certificates.ca());
+            EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout,
+                    withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)));
+            err.println(embedded.describe());
+            return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(), embedded.rpcAddress(),
+                    common.scrape != null ? common.scrape : embedded.metricsUri(), embedded, client,
+                    certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca());
+        } catch (RuntimeException e) {
+            if (certificates != null) {
+                certificates.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The client's TLS with its handshake bounded by the command's {@code --timeout}, or null without TLS. */
+    static Tls within(Tls tls, Duration timeout) {
+        return tls == null ? null : new Tls(tls.context(), timeout, tls.provider());
     }
 
     static int runAndReport(String command, LoadSpec spec, CommonOptions common, URI scrape, PrintWriter out,
@@ -76,12 +106,12 @@ final class RunSupport {
         out.flush();
     }
 
-    /** Bad replies always fail the run; errors (and connect failures) fail it past the tolerated rate. */
+    /** Bad replies always fail the run; errors (and connect and handshake failures) fail it past the tolerated rate. */
     static int exitStatus(Summary s, double maxErrorRate) {
         if (s.bad() > 0) {
             return ExitCodes.FAILED;
         }
-        long failures = s.errors() + s.connectFailures();
+        long failures = s.errors() + s.connectFailures() + (s.handshakeFailures() == null ? 0 : s.handshakeFailures());
         if (failures > 0 && failures > maxErrorRate * Math.max(1, s.requests())) {
             return ExitCodes.FAILED;
         }

@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -35,8 +36,10 @@ final class Scenarios {
         }
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
         Duration idle = idleTimeout(perConnectionRate);
-        try (RunSupport.Target target = RunSupport.target(common, load.field(), maxFrame, idle, err)) {
-            LoadSpec spec = builder.target(target.address(load.protocol)).build();
+        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
+                idle, load.protocol == Protocol.UDP, err)) {
+            LoadSpec spec = builder.target(target.address(load.protocol))
+                    .tls(RunSupport.within(target.tls(), load.timeout)).build();
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
         }
     }
@@ -68,6 +71,7 @@ final class Scenarios {
         c.put("interval_s", spec.interval().toNanos() / 1e9);
         c.put("io_threads", spec.ioThreads());
         c.put("client_io", spec.transport().label());
+        c.put("tls", spec.tls() == null ? "off" : spec.tls().provider());
         return c;
     }
 }

@@ -22,6 +22,8 @@ final class ShardPlanner {
     static final Set<String> RATES = Set.of("--rate", "--connect-rate");
     /** Options of the controller, not of the workers. */
     static final Set<String> CONTROLLER_ONLY = Set.of("--report", "--json", "--scrape", "--target");
+    /** File options: made absolute, so a worker started elsewhere reads the same file. */
+    static final Set<String> FILES = Set.of("--tls-ca", "--client-cert", "--client-key");
     /** Seeds are spaced this far apart so workers' bodies never coincide. */
     static final long SEED_STRIDE = 1_000_003;
 
@@ -69,6 +71,12 @@ final class ShardPlanner {
                 for (int i = 0; i < workers; i++) {
                     shards.get(i).add(name + "=" + (addresses.length >= workers ? every(addresses, i, workers)
                             : String.join(",", addresses)));
+                }
+            } else if (FILES.contains(name) && scenario.hasMatchedOption(name)) {
+                String file = java.nio.file.Path.of(scenario.matchedOption(name).originalStringValues().get(0))
+                        .toAbsolutePath().toString();
+                for (List<String> shard : shards) {
+                    shard.add(name + "=" + file);
                 }
             } else if (scenario.hasMatchedOption(name)) {
                 for (String value : scenario.matchedOption(name).originalStringValues()) {

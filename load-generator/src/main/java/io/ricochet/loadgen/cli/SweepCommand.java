@@ -82,12 +82,12 @@ final class SweepCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
         boolean clean = true;
-        try (RunSupport.Target target = RunSupport.target(common, LengthField.FOUR, Math.max(maxSize, countSize),
-                Duration.ofSeconds(30), System.err)) {
+        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, LengthField.FOUR,
+                Math.max(maxSize, countSize), Duration.ofSeconds(30), false, System.err)) {
             LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
                     .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
                     .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
-                    .size(1, 1).build();
+                    .tls(RunSupport.within(target.tls(), timeout)).size(1, 1).build();
             int step = 0;
             if (!noSizes) {
                 for (int size : sizes(maxSize)) {

@@ -60,8 +60,8 @@ final class UdpStreamCommand implements Callable<Integer> {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
         }
         PrintWriter out = commandSpec.commandLine().getOut();
-        try (RunSupport.Target target = RunSupport.target(common, field, Math.max(field.defaultMaxFrame(), size),
-                Duration.ofSeconds(30), System.err)) {
+        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
+                Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
             ServerWatch watch = new ServerWatch(target.scrape());
             ServerSample before = watch.sample();
             try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,

@@ -63,6 +63,7 @@ public final class Controller implements AutoCloseable {
     private final Histogram latency = RunStats.newHistogram();
     private final Histogram service = RunStats.newHistogram();
     private final Histogram connect = RunStats.newHistogram();
+    private final Histogram handshake = RunStats.newHistogram();
     private final List<String> problems = new ArrayList<>();
     private final ServerWatch server;
     private final RpcServer endpoint;
@@ -182,7 +183,7 @@ public final class Controller implements AutoCloseable {
         merger.advanceClock((now - runStartNanos) / settings.interval().toNanos());
         try {
             // Checks the whole report and decodes its histograms before it merges any of it.
-            merger.add(r, now, w.latency, latency, service, connect);
+            merger.add(r, now, w.latency, latency, service, connect, handshake);
         } catch (IllegalArgumentException e) {
             throw invalid("worker " + w.index + ": " + e.getMessage());
         }
@@ -196,6 +197,7 @@ public final class Controller implements AutoCloseable {
         w.okBytes += r.getOkBytes();
         w.connects += r.getConnects();
         w.connectFailures += r.getConnectFailures();
+        w.handshakeFailures += r.getHandshakeFailures();
         w.openConnections = r.getOpenConnections();
         return Empty.getDefaultInstance();
     }
@@ -433,6 +435,7 @@ public final class Controller implements AutoCloseable {
         long late = 0;
         long okBytes = 0;
         long connectFailures = 0;
+        long handshakeFailures = 0;
         int connections = 0;
         double duration = 0;
         JsonNode first = null;
@@ -445,6 +448,7 @@ public final class Controller implements AutoCloseable {
             late += w.late;
             okBytes += w.okBytes;
             connectFailures += w.connectFailures;
+            handshakeFailures += w.handshakeFailures;
             if (w.summary != null) {
                 first = first == null ? w.summary : first;
                 // Echo-style summaries say connections and duration_s; RPC ones concurrency and total_time_s.
@@ -466,10 +470,13 @@ public final class Controller implements AutoCloseable {
         long completed = ok + bad + errors;
         String kind = first == null ? "closed_loop" : first.path("latency_kind").asText("closed_loop");
         boolean open = kind.equals("corrected");
+        // Workers over TLS say so in their summaries: then the merged one has a handshake histogram too.
+        boolean tls = first != null && first.has("handshake_time_us");
         Summary merged = new Summary(settings.command(), settings.target(),
                 first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
-                open ? LatencySummary.of(service) : null, LatencySummary.of(connect), server.summary(base), firstError);
+                open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
+                tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null, server.summary(base), firstError);
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {
             settings.progress().println(news);

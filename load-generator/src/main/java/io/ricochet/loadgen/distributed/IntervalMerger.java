@@ -73,6 +73,12 @@ final class IntervalMerger {
      */
     void add(IntervalReport report, long nowNanos, Histogram workerLatency, Histogram totalLatency, Histogram totalService,
             Histogram totalConnect) {
+        add(report, nowNanos, workerLatency, totalLatency, totalService, totalConnect, RunStats.newHistogram());
+    }
+
+    /** As above, also adding its TLS handshakes to {@code totalHandshake}. */
+    void add(IntervalReport report, long nowNanos, Histogram workerLatency, Histogram totalLatency, Histogram totalService,
+            Histogram totalConnect, Histogram totalHandshake) {
         long from = Math.max(nextToEmit, clockInterval);
         long limit = from + window;
         if (report.getInterval() > limit) {
@@ -94,6 +100,7 @@ final class IntervalMerger {
         addTo(valid.latency(), m.latency, workerLatency, totalLatency);
         addTo(valid.service(), m.service, totalService);
         addTo(valid.connect(), m.connect, totalConnect);
+        addTo(valid.handshake(), totalHandshake);
     }
 
     private static void addTo(Histogram decoded, Histogram... into) {

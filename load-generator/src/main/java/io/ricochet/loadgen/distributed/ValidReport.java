@@ -10,7 +10,7 @@ import org.HdrHistogram.HistogramIterationValue;
  * A report is checked as a whole before anything of it is merged, so a bad one changes nothing.
  * Its index and interval number are the controller's and the merger's to check.
  */
-record ValidReport(IntervalReport report, Histogram latency, Histogram service, Histogram connect) {
+record ValidReport(IntervalReport report, Histogram latency, Histogram service, Histogram connect, Histogram handshake) {
     /**
      * Most one report may count of anything: 2.8e14, far past any interval (a million per second for nine
      * years), and low enough that summing reports over workers and intervals cannot overflow a long.
@@ -27,6 +27,7 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
         count("ok_bytes", r.getOkBytes());
         count("connects", r.getConnects());
         count("connect_failures", r.getConnectFailures());
+        count("handshake_failures", r.getHandshakeFailures());
         count("open_connections", r.getOpenConnections());
         if (!Double.isFinite(r.getElapsedS()) || r.getElapsedS() < 0) {
             throw new IllegalArgumentException("elapsed_s: " + r.getElapsedS() + " (expected: finite, >= 0)");
@@ -39,7 +40,7 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
                     + r.getStartMillis() + ")");
         }
         return new ValidReport(r, histogram("latency", r.getLatency()), histogram("service", r.getService()),
-                histogram("connect", r.getConnect()));
+                histogram("connect", r.getConnect()), histogram("handshake", r.getHandshake()));
     }
 
     private static void count(String field, long value) {

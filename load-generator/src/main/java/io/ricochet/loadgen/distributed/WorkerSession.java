@@ -104,6 +104,10 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
                 .setOkBytes(d.delta().okBytes()).setConnects(d.delta().connects())
                 .setConnectFailures(d.delta().connectFailures()).setLatency(HistogramCodec.encode(d.latency()))
                 .setService(HistogramCodec.encode(d.service())).setConnect(HistogramCodec.encode(d.connect())).build();
+        if (d.handshake() != null) {
+            report = report.toBuilder().setHandshake(HistogramCodec.encode(d.handshake()))
+                    .setHandshakeFailures(d.handshakeFailures()).build();
+        }
         client.call(Coordination.REPORT_METHOD, report, CALL_TIMEOUT).whenComplete((v, e) -> {
             if (e != null) {
                 log.println("worker " + index + ": interval " + d.index() + " not delivered: " + e.getMessage());

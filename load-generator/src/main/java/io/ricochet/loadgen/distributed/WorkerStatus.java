@@ -23,6 +23,7 @@ final class WorkerStatus {
     long okBytes;
     long connects;
     long connectFailures;
+    long handshakeFailures;
     int openConnections;
     final Histogram latency = RunStats.newHistogram();
     /** The worker's own summary (a {@code Summary} or an {@code RpcSummary}, as JSON), once done. */

@@ -1,9 +1,13 @@
 package io.ricochet.loadgen.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * The end of a run, in the columns of the reference reports. {@code requests} = ok + bad + errors.
  * {@code latencyKind} is {@code corrected} (open loop, from the intended send time; the service time
- * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}.
+ * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}. {@code handshakeTimeUs}
+ * (TLS handshakes, from the TCP connect to the handshake's end) and {@code handshakeFailures} are
+ * present only over TLS.
  */
 public record Summary(
         String command,
@@ -24,6 +28,8 @@ public record Summary(
         String latencyKind,
         LatencySummary serviceLatencyUs,
         LatencySummary connectTimeUs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) LatencySummary handshakeTimeUs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long handshakeFailures,
         ServerSummary server,
         String firstError) {
 }

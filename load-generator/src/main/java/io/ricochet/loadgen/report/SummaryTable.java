@@ -32,6 +32,11 @@ public final class SummaryTable {
             out.printf(Locale.ROOT, "connect time: %d connects, p50 %d  p99 %d  max %d us; %d failed%n",
                     c.count(), c.p50(), c.p99(), c.max(), s.connectFailures());
         }
+        if (s.handshakeTimeUs() != null) {
+            LatencySummary h = s.handshakeTimeUs();
+            out.printf(Locale.ROOT, "tls handshake: %d handshakes, p50 %d  p90 %d  p99 %d  max %d us; %d failed%n",
+                    h.count(), h.p50(), h.p90(), h.p99(), h.max(), s.handshakeFailures() == null ? 0 : s.handshakeFailures());
+        }
         if (s.server() != null && !Double.isNaN(s.server().framesSent())) {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client ok %d%s%n",
                     s.server().framesSent(), s.ok(), s.late() > 0 ? ", late " + s.late() : "");

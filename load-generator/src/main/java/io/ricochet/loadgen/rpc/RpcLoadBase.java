@@ -25,8 +25,8 @@ abstract class RpcLoadBase implements RpcWorkload {
     /** Starts the client group, allowing {@code maxInFlight} calls per connection. */
     void openGroup(int maxInFlight) {
         RpcConfig rpc = RpcConfig.builder().maxInFlight(maxInFlight).defaultTimeout(spec.timeout()).build();
-        group = RpcClients.create(RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads())
-                .build(), null);
+        RpcClientConfig.Builder config = RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads());
+        group = RpcClients.create((spec.tls() == null ? config : config.tls(spec.tls())).build(), null);
     }
 
     /** The fixed body of client or pair {@code index}, derived from the seed. */

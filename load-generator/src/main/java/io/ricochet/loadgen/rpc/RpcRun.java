@@ -82,7 +82,7 @@ public final class RpcRun {
                 options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
                         startMillis + (long) (previousElapsed * 1000), startMillis + (long) (elapsed * 1000), spec.clients(),
                         new RunStats.Counts(ended, ok - previousOk, bad - previousBad, errors - previousErrors, 0, 0, 0, 0),
-                        interval, null, null));
+                        interval, null, null, null, 0));
                 progress(elapsed, ok + bad + errors, workload.total(), row);
                 previousOk = ok;
                 previousBad = bad;

@@ -1,6 +1,8 @@
 package io.ricochet.loadgen.scenario;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
@@ -36,9 +38,10 @@ public final class CrrLoad implements Load {
 
     public CrrLoad(LoadSpec spec) {
         this.spec = spec;
-        this.frames = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
+        FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
                 .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
-                .connectTimeout(spec.timeout()).build();
+                .connectTimeout(spec.timeout());
+        this.frames = (spec.tls() == null ? client : client.tls(spec.tls())).build();
         this.io = frames.eventLoops().transport();
         for (EventExecutor e : frames.eventLoops().group()) {
             loops.add((EventLoop) e);
@@ -78,7 +81,8 @@ public final class CrrLoad implements Load {
             active.incrementAndGet();
             stats.sent.increment();
             Transaction tx = new Transaction(this, s, begin);
-            frames.connect(spec.target(), local, loops.get(loop), tx).addListener(f -> {
+            ChannelFuture connected = frames.connect(spec.target(), local, loops.get(loop), tx);
+            connected.addListener(f -> {
                 if (!f.isSuccess()) {
                     stats.connectFailures.increment();
                     tx.finish(false, false);
@@ -86,6 +90,8 @@ public final class CrrLoad implements Load {
                 } else {
                     stats.connectsEstablished.increment();
                     stats.recordConnectTime(System.nanoTime() - begin);
+                    // Over TLS every transaction is a full handshake: no session is resumed across connections.
+                    TlsHandshakes.time(connected.channel(), stats, firstFailure);
                 }
             });
         }
@@ -131,6 +137,11 @@ public final class CrrLoad implements Load {
                 }
                 long now = System.nanoTime();
                 long base = payload.base(worker.id, seq);
+                // No resumption: the next transaction's handshake must be a full one, as crr measures.
+                SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+                if (ssl != null) {
+                    ssl.engine().getSession().invalidate();
+                }
                 if (Payload.verifyReversed(body, base, payload.size(base))) {
                     stats.ok.increment();
                     stats.okBytes.add(body.readableBytes());

@@ -48,9 +48,10 @@ public final class EchoLoad implements Load {
 
     public EchoLoad(LoadSpec spec) {
         this.spec = spec;
-        this.frames = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
+        FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
                 .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
-                .connectTimeout(spec.timeout()).build();
+                .connectTimeout(spec.timeout());
+        this.frames = (spec.tls() == null ? client : client.tls(spec.tls())).build();
         this.io = frames.eventLoops().transport();
         int i = 0;
         for (EventExecutor executor : frames.eventLoops().group()) {
@@ -148,6 +149,7 @@ public final class EchoLoad implements Load {
             if (f.isSuccess()) {
                 stats.connectsEstablished.increment();
                 stats.recordConnectTime(System.nanoTime() - begin);
+                TlsHandshakes.time(ch, stats, firstFailure);
             } else {
                 stats.connectFailures.increment();
                 firstFailure.compareAndSet(null, f.cause());

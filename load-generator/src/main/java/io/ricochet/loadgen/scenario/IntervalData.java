@@ -15,7 +15,10 @@ import org.HdrHistogram.Histogram;
  * @param latency         the reported latency (corrected in open loop, service time in closed loop)
  * @param service         the service time in open loop; null in closed loop
  * @param connect         connect times during it
+ * @param handshake       TLS handshake times during it; null without TLS
+ * @param handshakeFailures TLS handshakes that failed during it
  */
 public record IntervalData(long index, double elapsedS, long startMillis, long endMillis, int openConnections,
-        RunStats.Counts delta, Histogram latency, Histogram service, Histogram connect) {
+        RunStats.Counts delta, Histogram latency, Histogram service, Histogram connect, Histogram handshake,
+        long handshakeFailures) {
 }

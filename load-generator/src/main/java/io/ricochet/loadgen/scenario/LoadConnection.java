@@ -3,6 +3,8 @@ package io.ricochet.loadgen.scenario;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
 
@@ -37,6 +39,8 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private long unpublishedOkBytes;
     private final boolean timeBounds;
     private boolean closed;
+    /** False until the connection may send: at once in plaintext, after the handshake over TLS. */
+    private boolean ready;
     /** This connection's index in its driver's list, kept by the driver. */
     int driverSlot;
 
@@ -65,21 +69,37 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        long now = System.nanoTime();
         driver.add(this);
         stats.openConnections.incrementAndGet();
+        // Over TLS the requests wait for the handshake, so none of it counts as the first requests' latency.
+        if (ctx.pipeline().get(SslHandler.class) == null) {
+            begin();
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess() && !closed) {
+            begin();
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    private void begin() {
+        ready = true;
+        long now = System.nanoTime();
         if (intervalNanos > 0) {
             // Stagger connections across one interval so an open-loop rate does not arrive in bursts.
             nextIntended = now + Math.floorMod(id * 0x9E3779B97F4A7C15L, Math.max(1, intervalNanos));
         }
         fill(now);
         flushIfWritten();
-        ctx.fireChannelActive();
     }
 
     /** Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. */
     final void fill(long now) {
-        if (closed || !load.sending()) {
+        if (closed || !ready || !load.sending()) {
             return;
         }
         if (intervalNanos == 0) {

@@ -39,6 +39,7 @@ public final class LoadRun {
         Histogram corrected = RunStats.newHistogram();
         Histogram service = RunStats.newHistogram();
         Histogram connect = RunStats.newHistogram();
+        Histogram handshake = RunStats.newHistogram();
         try (Load load = factory.apply(spec)) {
             RunStats stats = load.stats();
             Map<String, Object> config = new LinkedHashMap<>(options.config());
@@ -63,11 +64,13 @@ public final class LoadRun {
                 RunStats.Counts base = RunStats.Counts.ZERO;
                 // Connects made during warmup belong to the run (a held-connection ramp is warmup): first interval.
                 Histogram warmupConnect = RunStats.newHistogram();
+                Histogram warmupHandshake = RunStats.newHistogram();
                 if (!spec.warmup().isZero()) {
                     // Server first, client right after: the two baselines differ only by what completes in between.
                     serverBase = sample();
                     // Latency from warmup is dropped; connect times are kept (a held-connection ramp is warmup).
                     stats.drainInto(RunStats.newHistogram(), RunStats.newHistogram(), warmupConnect);
+                    stats.drainHandshakesInto(warmupHandshake);
                     base = stats.counts();
                 }
                 long start = System.nanoTime();
@@ -79,6 +82,8 @@ public final class LoadRun {
                 Histogram interval = RunStats.newHistogram();
                 Histogram intervalService = RunStats.newHistogram();
                 Histogram intervalConnect = RunStats.newHistogram();
+                Histogram intervalHandshake = RunStats.newHistogram();
+                long previousHandshakeFailures = 0;
                 long intervalIndex = 0;
                 boolean done = false;
                 while (!done) {
@@ -98,11 +103,16 @@ public final class LoadRun {
                     interval.reset();
                     intervalService.reset();
                     intervalConnect.reset();
+                    intervalHandshake.reset();
                     stats.drainInto(interval, intervalService, intervalConnect);
+                    stats.drainHandshakesInto(intervalHandshake);
                     if (intervalIndex == 0) {
                         intervalConnect.add(warmupConnect);
+                        intervalHandshake.add(warmupHandshake);
                     }
                     connect.add(intervalConnect);
+                    handshake.add(intervalHandshake);
+                    long handshakeFailures = stats.handshakeFailures.sum();
                     corrected.add(interval);
                     service.add(intervalService);
                     RunStats.Counts now = stats.counts();
@@ -126,7 +136,9 @@ public final class LoadRun {
                     options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
                             startOfMeasurementMillis + (long) (previousElapsed * 1000),
                             startOfMeasurementMillis + (long) (elapsed * 1000), stats.openConnections.get(), delta,
-                            primary, spec.openLoop() ? intervalService : null, intervalConnect));
+                            primary, spec.openLoop() ? intervalService : null, intervalConnect,
+                            spec.tls() == null ? null : intervalHandshake, handshakeFailures - previousHandshakeFailures));
+                    previousHandshakeFailures = handshakeFailures;
                     previousElapsed = elapsed;
                     progress("run", elapsed, stats, row);
                 }
@@ -136,7 +148,8 @@ public final class LoadRun {
                     seconds = (stats.lastReplyNanos.get() - stats.firstSendNanos.get()) / 1e9;
                 }
                 RunStats.Counts total = stats.counts().minus(base);
-                Summary summary = summary(load, total, seconds, corrected, service, connect, serverBase);
+                Summary summary = summary(load, total, seconds, corrected, service, connect,
+                        spec.tls() == null ? null : handshake, stats.handshakeFailures.sum(), serverBase);
                 if (report != null) {
                     report.summary(summary);
                 }
@@ -174,7 +187,7 @@ public final class LoadRun {
     }
 
     private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,
-            Histogram service, Histogram connect, ServerSample serverBase) {
+            Histogram service, Histogram connect, Histogram handshake, long handshakeFailures, ServerSample serverBase) {
         ServerSummary server = this.server.summary(serverBase);
         Throwable failure = load.firstFailure();
         return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
@@ -182,7 +195,8 @@ public final class LoadRun {
                 total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
                 round(total.completed() / seconds), round(total.okBytes() / seconds),
                 LatencySummary.of(spec.openLoop() ? corrected : service), latencyKind(),
-                spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect), server,
+                spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect),
+                handshake == null ? null : LatencySummary.of(handshake), handshake == null ? null : handshakeFailures, server,
                 failure == null ? null : failure.toString());
     }
 

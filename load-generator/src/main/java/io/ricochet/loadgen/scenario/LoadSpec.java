@@ -6,6 +6,7 @@ import static io.ricochet.internal.Checks.positive;
 
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
+import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,6 +19,7 @@ import java.util.List;
  * requests in flight.
  *
  * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
+ * @param tls         the client's TLS for TCP connections, or null for plaintext
  */
 public record LoadSpec(
         InetSocketAddress target,
@@ -38,7 +40,8 @@ public record LoadSpec(
         long maxRequests,
         Duration interval,
         int ioThreads,
-        TransportKind transport) {
+        TransportKind transport,
+        Tls tls) {
 
     public LoadSpec {
         notNull("target", target);
@@ -64,6 +67,9 @@ public record LoadSpec(
         inRange("maxRequests", maxRequests, 0, Long.MAX_VALUE);
         positive("interval", interval);
         inRange("ioThreads", ioThreads, 0, 1024);
+        if (tls != null && protocol == Protocol.UDP) {
+            throw new IllegalArgumentException("tls: with protocol udp (expected: tcp)");
+        }
     }
 
     public boolean openLoop() {
@@ -104,6 +110,7 @@ public record LoadSpec(
         b.interval = interval;
         b.ioThreads = ioThreads;
         b.transport = transport;
+        b.tls = tls;
         return b;
     }
 
@@ -127,6 +134,7 @@ public record LoadSpec(
         private Duration interval = Duration.ofSeconds(1);
         private int ioThreads = 1;
         private TransportKind transport = TransportKind.AUTO;
+        private Tls tls;
 
         private Builder(InetSocketAddress target) {
             this.target = target;
@@ -150,11 +158,12 @@ public record LoadSpec(
         public Builder interval(Duration v) { interval = v; return this; }
         public Builder ioThreads(int v) { ioThreads = v; return this; }
         public Builder transport(TransportKind v) { transport = v; return this; }
+        public Builder tls(Tls v) { tls = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(target, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
                     maxSize, lengthField, duration, warmup, timeout, sourceAddresses, seed, maxRequests, interval,
-                    ioThreads, transport);
+                    ioThreads, transport, tls);
         }
     }
 }

@@ -19,6 +19,8 @@ public final class RunStats {
     private final SingleWriterRecorder[] corrected;
     private final SingleWriterRecorder[] service;
     private final Recorder connectTime = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
+    /** TLS handshakes, from the TCP connect to the handshake's end: a histogram of their own beside connect time. */
+    private final Recorder handshakeTime = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
     public final LongAdder sent = new LongAdder();
     public final LongAdder ok = new LongAdder();
     public final LongAdder bad = new LongAdder();
@@ -27,6 +29,7 @@ public final class RunStats {
     public final LongAdder okBytes = new LongAdder();
     public final LongAdder connectFailures = new LongAdder();
     public final LongAdder connectsEstablished = new LongAdder();
+    public final LongAdder handshakeFailures = new LongAdder();
     public final AtomicInteger openConnections = new AtomicInteger();
     /** Runs bounded by a request count are timed from the first send to the last reply. */
     public final java.util.concurrent.atomic.AtomicLong firstSendNanos = new java.util.concurrent.atomic.AtomicLong();
@@ -58,6 +61,15 @@ public final class RunStats {
 
     public void recordConnectTime(long nanos) {
         connectTime.recordValue(clamp(nanos / 1000));
+    }
+
+    public void recordHandshakeTime(long nanos) {
+        handshakeTime.recordValue(clamp(nanos / 1000));
+    }
+
+    /** Moves the handshakes recorded since the last call into {@code out}. */
+    public void drainHandshakesInto(Histogram out) {
+        out.add(handshakeTime.getIntervalHistogram());
     }
 
     private static long clamp(long micros) {

@@ -112,7 +112,8 @@ class EchoCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--size=0", "--size=5..2", "--rate=fast", "--transport=sctp",
-        "--target=nohostport", "--length-field=3", "--pipeline=0"})
+        "--target=nohostport", "--length-field=3", "--pipeline=0", "--insecure", "--tls-ca=ca.pem", "--client-key=k.pem",
+        "--tls-provider=gnutls"})
     void aUsageErrorIsOneLineAndExitTwo(String flag) {
         Cli.Result r = Cli.run("echo", flag, "--duration", "1s");
         assertEquals(2, r.exit(), r.err());

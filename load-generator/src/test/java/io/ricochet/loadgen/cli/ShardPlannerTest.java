@@ -55,4 +55,18 @@ class ShardPlannerTest {
         assertEquals("connections: 3 over 4 workers leaves worker 3 none (expected: at least one each)", e.getMessage());
         assertArrayEquals(new long[] {34, 33, 33}, ShardPlanner.split(100, new double[] {1, 1, 1}, "--x"));
     }
+
+    @Test
+    void tlsFlagsGoToEveryWorkerWithFilesMadeAbsolute() {
+        List<List<String>> shards = plan(new double[] {1, 1}, "echo", "--tls", "--tls-ca", "certs/ca.pem",
+                "--client-cert", "certs/c.pem", "--client-key", "certs/c.key", "--tls-provider", "jdk");
+        String cwd = java.nio.file.Path.of("").toAbsolutePath().toString();
+        for (List<String> shard : shards) {
+            assertTrue(shard.containsAll(List.of("--tls", "--tls-provider=jdk",
+                    "--tls-ca=" + java.nio.file.Path.of(cwd, "certs", "ca.pem"),
+                    "--client-cert=" + java.nio.file.Path.of(cwd, "certs", "c.pem"),
+                    "--client-key=" + java.nio.file.Path.of(cwd, "certs", "c.key"))), shard.toString());
+            LoadGeneratorMain.newCommandLine().parseArgs(shard.toArray(String[]::new));
+        }
+    }
 }

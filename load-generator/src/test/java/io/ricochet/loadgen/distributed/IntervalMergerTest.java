@@ -85,4 +85,27 @@ class IntervalMergerTest {
         merger.advanceClock(50);
         add(merger, FakeWorker.report(0, 109).build());
     }
+
+    @Test
+    void handshakesAddUpOverWorkersAndABadOneRefusesTheReport() {
+        IntervalMerger merger = new IntervalMerger(10);
+        Histogram handshake = RunStats.newHistogram();
+        Histogram one = RunStats.newHistogram();
+        one.recordValue(700);
+        Histogram two = RunStats.newHistogram();
+        two.recordValue(900);
+        two.recordValue(1100);
+        merger.add(FakeWorker.report(0, 0).setHandshake(HistogramCodec.encode(one)).build(), 0, worker, latency, service,
+                connect, handshake);
+        merger.add(FakeWorker.report(1, 0).setHandshake(HistogramCodec.encode(two)).build(), 0, worker, latency, service,
+                connect, handshake);
+        assertEquals(3, handshake.getTotalCount());
+        assertEquals(1100, handshake.getMaxValue(), 1);
+        assertThrows(IllegalArgumentException.class, () -> merger.add(FakeWorker.report(2, 0)
+                .setHandshake(com.google.protobuf.ByteString.copyFromUtf8("not a histogram")).build(), 0, worker,
+                latency, service, connect, handshake));
+        assertThrows(IllegalArgumentException.class, () -> merger.add(FakeWorker.report(2, 0).setHandshakeFailures(-1)
+                .build(), 0, worker, latency, service, connect, handshake));
+        assertEquals(3, handshake.getTotalCount(), "a refused report adds nothing");
+    }
 }

@@ -78,6 +78,24 @@ class LocalControllerIT {
         assertEquals(5, workers.size());
     }
 
+    /** The embedded server serves TLS with its throwaway CA; the workers are told to trust it, and say so. */
+    @Test
+    void workersGetTheTlsFlagsAndTheirHandshakesMerge(@TempDir Path report) throws Exception {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "echo", "--tls", "--connections", "6",
+                "--duration", "2s", "--json", "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        assertTrue(merged.get("ok").asLong() > 0, merged.toString());
+        assertEquals(0, merged.get("bad").asLong() + merged.get("errors").asLong(), merged.toString());
+        assertEquals((double) merged.get("ok").asLong(), merged.get("server").get("frames_sent").asDouble());
+        assertEquals(6, merged.get("handshake_time_us").get("count").asLong(), merged.toString());
+        assertEquals(0, merged.get("handshake_failures").asLong());
+        for (int i = 0; i < 2; i++) {
+            JsonNode own = JSON.readTree(report.resolve("workers/" + i + "/summary.json").toFile());
+            assertEquals(3, own.get("handshake_time_us").get("count").asLong(), own.toString());
+        }
+    }
+
     @Test
     void anRpcRunSplitsItsClientsAndRequestsExactly() {
         CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "rpc", "--clients", "4", "--requests", "2001",

@@ -1,0 +1,102 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.Tls;
+import io.ricochet.tls.TlsProvider;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The client side of TLS, for every command that opens TCP connections. */
+final class TlsOptions {
+    @Option(names = "--tls", description = "Connect over TLS (TCP only). Without --target the embedded server serves "
+            + "TLS with a throwaway CA that the client trusts.")
+    boolean enabled;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE",
+            description = "PEM CA certificates the server's certificate must chain to (default: the JDK's trust store).")
+    Path ca;
+
+    @Option(names = "--insecure", description = "Trust any server certificate and skip the name check (tests only).")
+    boolean insecure;
+
+    @Option(names = "--client-cert", paramLabel = "FILE", description = "PEM client certificate chain, for mutual TLS.")
+    Path clientCert;
+
+    @Option(names = "--client-key", paramLabel = "FILE", description = "Its PEM PKCS#8 private key.")
+    Path clientKey;
+
+    @Option(names = "--tls-provider", defaultValue = "auto",
+            description = "auto, openssl or jdk (default: ${DEFAULT-VALUE}).")
+    String provider;
+
+    /**
+     * Checks the flags agree with each other and with the transport; {@code udp}: the command sends
+     * datagrams, which carry no TLS.
+     */
+    void validate(CommandLine cli, boolean udp) {
+        if (!enabled) {
+            String stray = ca != null ? "--tls-ca" : insecure ? "--insecure" : clientCert != null ? "--client-cert"
+                    : clientKey != null ? "--client-key" : !provider.equalsIgnoreCase("auto") ? "--tls-provider" : null;
+            if (stray != null) {
+                throw usage(cli, stray + " without --tls");
+            }
+            return;
+        }
+        if (udp) {
+            throw usage(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
+        }
+        if (ca != null && insecure) {
+            throw usage(cli, "--tls-ca " + ca + " with --insecure (expected: one or the other)");
+        }
+        if ((clientCert == null) != (clientKey == null)) {
+            throw usage(cli, (clientCert == null ? "--client-key " + clientKey + " without --client-cert"
+                    : "--client-cert " + clientCert + " without --client-key"));
+        }
+        providerChoice(cli);
+    }
+
+    TlsProvider providerChoice(CommandLine cli) {
+        try {
+            return TlsProvider.parse(provider);
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, e.getMessage());
+        }
+    }
+
+    /** Whether the client brings its own trust (a CA file or none at all), so an embedded CA is not needed. */
+    boolean trustGiven() {
+        return ca != null || insecure;
+    }
+
+    /**
+     * The client's TLS, or null without {@code --tls}; {@code embeddedCa} (may be null) is trusted when
+     * neither {@code --tls-ca} nor {@code --insecure} was given. Unreadable files are a usage error.
+     */
+    Tls client(CommandLine cli, Path embeddedCa) {
+        if (!enabled) {
+            return null;
+        }
+        ClientTlsConfig.Builder b = ClientTlsConfig.builder().provider(providerChoice(cli));
+        if (insecure) {
+            b.insecure();
+        } else if (ca != null) {
+            b.trustedCa(ca);
+        } else if (embeddedCa != null) {
+            b.trustedCa(embeddedCa);
+        }
+        if (clientCert != null) {
+            b.clientCertificate(clientCert, clientKey);
+        }
+        try {
+            return b.build().build();
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, e.getMessage());
+        }
+    }
+
+    private static ParameterException usage(CommandLine cli, String message) {
+        return new ParameterException(cli, "invalid option value: " + message);
+    }
+}
