@@ -45,32 +45,39 @@ public final class RpcClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        RpcConnection next = group.newConnection(new DispatcherRouter(served), this::opened, this::lost);
+        // Completes once the transport is up: with TLS the session opens before its handshake ends.
+        CompletableFuture<Void> established = new CompletableFuture<>();
+        RpcConnection next = group.newConnection(new DispatcherRouter(served), c -> opened(c, established),
+                c -> lost(established));
         group.connect(target, next).whenComplete((session, e) -> {
-            if (e != null) {
-                if (!firstConnect.isDone() || !group.config().reconnect()) {
-                    firstConnect.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE,
-                            "cannot connect to " + target + ": " + e.getMessage()));
-                } else {
-                    scheduleReconnect();
+            if (e == null) {
+                established.complete(null);
+                if (closed) {
+                    // Closed while connecting: this connection is not wanted either.
+                    next.close();
                 }
-            } else if (closed) {
-                // Closed while connecting: this connection is not wanted either.
-                next.close();
+                return;
+            }
+            established.completeExceptionally(e);
+            if (!firstConnect.isDone() || !group.config().reconnect()) {
+                firstConnect.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE,
+                        "cannot connect to " + target + ": " + (e.getMessage() != null ? e.getMessage() : e.toString())));
+            } else {
+                scheduleReconnect();
             }
         });
     }
 
-    private void opened(RpcConnection opened) {
+    private void opened(RpcConnection opened, CompletableFuture<Void> established) {
         ByteString credential = group.config().credential();
         if (credential == null) {
-            ready(opened);
+            ready(opened, established);
             return;
         }
         // Before anything else on the connection: the server answers every other call UNAUTHENTICATED until then.
         opened.call(RpcConnection.AUTH, credential).whenComplete((v, e) -> {
             if (e == null) {
-                ready(opened);
+                ready(opened, established);
                 return;
             }
             log.warn("authenticating to {}: {}", target, RpcConnection.unwrap(e).getMessage());
@@ -83,7 +90,7 @@ public final class RpcClient implements AutoCloseable {
         });
     }
 
-    private void ready(RpcConnection opened) {
+    private void ready(RpcConnection opened, CompletableFuture<Void> established) {
         connection = opened;
         backoffNanos = group.config().reconnectInitialDelay().toNanos();
         if (firstConnect.isDone()) {
@@ -95,11 +102,13 @@ public final class RpcClient implements AutoCloseable {
                 });
             }
         }
-        firstConnect.complete(null);
+        // A failed handshake fails the first connect in attempt(), with its cause.
+        established.thenRun(() -> firstConnect.complete(null));
     }
 
-    private void lost(RpcConnection lost) {
-        if (!closed && group.config().reconnect()) {
+    private void lost(CompletableFuture<Void> established) {
+        // Only a connection that was up: one whose connect or handshake failed is retried (or not) by attempt().
+        if (!closed && group.config().reconnect() && established.isDone() && !established.isCompletedExceptionally()) {
             log.info("connection to {} lost; reconnecting", target);
             scheduleReconnect();
         }

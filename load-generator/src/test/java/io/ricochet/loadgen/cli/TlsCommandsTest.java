@@ -130,10 +130,10 @@ class TlsCommandsTest {
                     "--requests", "10", "--timeout", "1s", "--json");
             assertEquals(1, r.exit(), r.err());
             assertEquals(0, r.json().get("received_ok").asLong(), r.out());
-            // The framework's RpcClient counts as connected before its handshake ends, so a failed handshake
-            // shows as the connection lost on the first calls rather than as a TLS failure.
+            // The client connects only once its handshake is done, so the failure names the connect.
             String error = r.json().get("first_error").asText();
-            assertTrue(error.contains("UNAVAILABLE") && error.contains(":" + plain.tcpAddress().getPort()), error);
+            assertTrue(error.contains("UNAVAILABLE") && error.contains("cannot connect to")
+                    && error.contains(":" + plain.tcpAddress().getPort()), error);
             assertFalse(error.contains("\n"), error);
         }
     }
