@@ -46,6 +46,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.width = lengthField.width();
         this.maxFrame = maxFrame;
         this.stats = stats;
+        setCumulator(SharedSafeCumulator.INSTANCE);
     }
 
     @Override
