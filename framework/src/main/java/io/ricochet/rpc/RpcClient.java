@@ -3,6 +3,7 @@ package io.ricochet.rpc;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.MessageLite;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Set;
@@ -61,11 +62,20 @@ public final class RpcClient implements AutoCloseable {
             established.completeExceptionally(e);
             if (!firstConnect.isDone() || !group.config().reconnect()) {
                 firstConnect.completeExceptionally(new RpcException(RpcStatus.UNAVAILABLE,
-                        "cannot connect to " + target + ": " + (e.getMessage() != null ? e.getMessage() : e.toString())));
+                        "cannot connect to " + target + ": " + why(e)));
             } else {
                 scheduleReconnect();
             }
         });
+    }
+
+    /** Why a connect failed, in one line; a connection that was made and then lost is a failed TLS handshake. */
+    private String why(Throwable e) {
+        String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        if (group.config().tls() != null && !(e instanceof ConnectException)) {
+            return "TLS handshake failed (" + message + "; does the server speak TLS, with a certificate this client trusts?)";
+        }
+        return message;
     }
 
     private void opened(RpcConnection opened, CompletableFuture<Void> established) {
