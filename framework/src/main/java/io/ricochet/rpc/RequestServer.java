@@ -78,6 +78,7 @@ final class RequestServer {
         String tag = router.meterTag(method);
         if (!authenticated) {
             logRefusal("'" + method + "' before authenticating");
+            authenticator.refused(method, session.remoteAddress());
             refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
             return;
         }

@@ -2,6 +2,7 @@ package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
 import io.ricochet.internal.Checks;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -15,6 +16,13 @@ import java.security.MessageDigest;
 public interface RpcAuthenticator {
     /** Whether {@code credential} admits the connection. */
     boolean accepts(ByteString credential);
+
+    /**
+     * Told of each request refused {@code UNAUTHENTICATED} because its connection has not authenticated, so
+     * the server's owner can count or report it; nothing by default. Runs on the event loop: must not block.
+     */
+    default void refused(String method, SocketAddress peer) {
+    }
 
     /**
      * Admits connections that present {@code token} (UTF-8), compared in constant time. Send it over TLS:

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
+import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
@@ -171,7 +172,8 @@ final class ControllerCommand implements Callable<Integer> {
             config.put("scenario", scenario);
             config.put("target", target);
             ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
-                    advertised, common.interval, startTimeout, stall, scrape, common.report, err, config);
+                    advertised, common.interval, startTimeout, stall, scrape, common.report, err, config,
+                    RunSecret.generate());
             try (Controller controller = new Controller(settings);
                     WorkerExecutor workersExecutor = executor(common.report)) {
                 installStopSignals(controller);

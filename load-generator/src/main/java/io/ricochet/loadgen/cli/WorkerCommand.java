@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerSession;
 import io.ricochet.loadgen.distributed.proto.Assignment;
 import java.io.PrintStream;
@@ -40,7 +41,12 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int me = resolveIndex();
         PrintStream log = System.err;
-        try (WorkerSession session = new WorkerSession(controller, me, log)) {
+        String runSecret = System.getenv(RunSecret.ENV);
+        if (runSecret == null || runSecret.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "$" + RunSecret.ENV + " is not set: a worker needs the secret "
+                    + "of the run its controller started it for");
+        }
+        try (WorkerSession session = new WorkerSession(controller, me, log, runSecret)) {
             Assignment assignment = session.connect(connectTimeout);
             log.println("worker " + me + " of " + assignment.getWorkers() + " (pid " + ProcessHandle.current().pid() + "): "
                     + String.join(" ", assignment.getArgsList()));

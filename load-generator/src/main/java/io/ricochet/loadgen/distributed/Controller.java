@@ -22,6 +22,7 @@ import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.MethodDescriptor;
+import io.ricochet.rpc.RpcAuthenticator;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcConnection;
 import io.ricochet.rpc.RpcDispatcher;
@@ -30,6 +31,7 @@ import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.rpc.RpcStatus;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -90,7 +92,7 @@ public final class Controller implements AutoCloseable {
         this.endpoint = RpcServer.builder().config(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
                 .ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * workers.length + 16).build())
                 .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).dispatcher(methods).name("coordination")
-                .build().startAndAwait();
+                .authenticator(new RunAuthenticator(settings.runSecret(), refused)).build().startAndAwait();
     }
 
     /**
@@ -282,7 +284,7 @@ public final class Controller implements AutoCloseable {
         long startMillis = System.currentTimeMillis();
         try (ReportWriter report = settings.reportDir() == null ? null
                 : new ReportWriter(settings.reportDir(), config, startMillis)) {
-            executor.launch(advertised());
+            executor.launch(advertised(), settings.runSecret());
             settings.progress().println("controller: " + workers.length + " workers launched (" + executorName
                     + "), coordination on " + address().getHostString() + ":" + address().getPort()
                     + ", advertised as " + settings.advertise() + ":" + address().getPort());
@@ -514,5 +516,30 @@ public final class Controller implements AutoCloseable {
     @Override
     public void close() {
         endpoint.close();
+    }
+
+    /** Admits connections with the run's secret; counts and reports every refusal as a refused input. */
+    private static final class RunAuthenticator implements RpcAuthenticator {
+        private final RpcAuthenticator secret;
+        private final RefusedInputs refused;
+
+        RunAuthenticator(String runSecret, RefusedInputs refused) {
+            this.secret = RpcAuthenticator.bearerToken(runSecret);
+            this.refused = refused;
+        }
+
+        @Override
+        public boolean accepts(ByteString credential) {
+            if (secret.accepts(credential)) {
+                return true;
+            }
+            refused.record(RpcConnection.AUTH, "a connection with a wrong run secret");
+            return false;
+        }
+
+        @Override
+        public void refused(String method, SocketAddress peer) {
+            refused.record(method, "from " + peer + ", which has not given the run secret");
+        }
     }
 }

@@ -23,10 +23,11 @@ import java.util.Map;
  * @param reportDir    the report directory, or null
  * @param progress     where live lines go
  * @param config       the settings written to config.json
+ * @param runSecret    what a connection must present to use the coordination port ({@link RunSecret})
  */
 public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
         String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, URI scrape, Path reportDir,
-        PrintStream progress, Map<String, Object> config) {
+        PrintStream progress, Map<String, Object> config, String runSecret) {
 
     public int workers() {
         return shards.size();

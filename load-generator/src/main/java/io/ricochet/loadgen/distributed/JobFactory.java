@@ -3,6 +3,8 @@ package io.ricochet.loadgen.distributed;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.net.InetSocketAddress;
@@ -39,6 +41,18 @@ public final class JobFactory {
         return labels;
     }
 
+    /** The Secret that holds the run's secret, which the workers read into their environment. */
+    public static String secretName(KubernetesSettings s) {
+        return s.jobName() + "-run-secret";
+    }
+
+    /** The run's secret as a Kubernetes Secret, labelled and owned as the Job is; created before the Job. */
+    public static Secret secret(KubernetesSettings s, String runSecret, String ownerPodName, String ownerPodUid) {
+        return new SecretBuilder().withNewMetadata().withName(secretName(s)).withLabels(labels(s))
+                .withOwnerReferences(owners(ownerPodName, ownerPodUid)).endMetadata()
+                .withType("Opaque").withStringData(Map.of(RunSecret.SECRET_KEY, runSecret)).build();
+    }
+
     /** The worker container's arguments, after the image's {@code java -jar load-generator.jar}. */
     public static List<String> workerArgs(InetSocketAddress controller) {
         return List.of("worker", "--controller=" + controller.getHostString() + ":" + controller.getPort());
@@ -50,11 +64,7 @@ public final class JobFactory {
      */
     public static Job build(KubernetesSettings s, InetSocketAddress controller, String ownerPodName, String ownerPodUid) {
         Map<String, Quantity> resources = Map.of("cpu", new Quantity(s.cpu()), "memory", new Quantity(s.memory()));
-        List<OwnerReference> owners = new ArrayList<>();
-        if (ownerPodName != null && ownerPodUid != null) {
-            owners.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(ownerPodName)
-                    .withUid(ownerPodUid).withController(false).withBlockOwnerDeletion(false).build());
-        }
+        List<OwnerReference> owners = owners(ownerPodName, ownerPodUid);
         return new JobBuilder()
                 .withNewMetadata().withName(s.jobName()).withLabels(labels(s)).withOwnerReferences(owners).endMetadata()
                 .withNewSpec()
@@ -71,11 +81,24 @@ public final class JobFactory {
                                 .withName(CONTAINER)
                                 .withImage(s.image())
                                 .withArgs(workerArgs(controller))
+                                .addNewEnv().withName(RunSecret.ENV).withNewValueFrom().withNewSecretKeyRef()
+                                    .withName(secretName(s)).withKey(RunSecret.SECRET_KEY).endSecretKeyRef()
+                                .endValueFrom().endEnv()
                                 .withNewResources().withRequests(resources).withLimits(resources).endResources()
                             .endContainer()
                         .endSpec()
                     .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    /** The controller's pod, when known (downward API): deleting the controller deletes what it made. */
+    private static List<OwnerReference> owners(String ownerPodName, String ownerPodUid) {
+        List<OwnerReference> owners = new ArrayList<>();
+        if (ownerPodName != null && ownerPodUid != null) {
+            owners.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(ownerPodName)
+                    .withUid(ownerPodUid).withController(false).withBlockOwnerDeletion(false).build());
+        }
+        return owners;
     }
 }

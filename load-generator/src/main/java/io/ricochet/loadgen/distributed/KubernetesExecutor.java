@@ -32,7 +32,8 @@ public final class KubernetesExecutor implements WorkerExecutor {
     public static final Map<String, Set<String>> PERMISSIONS = Map.of(
             "jobs", Set.of("create", "get", "list", "watch", "delete"),
             "pods", Set.of("get", "list", "watch"),
-            "pods/log", Set.of("get"));
+            "pods/log", Set.of("get"),
+            "secrets", Set.of("create", "delete"));
     private static final Set<String> STUCK = Set.of("CrashLoopBackOff", "ErrImagePull", "ImagePullBackOff",
             "CreateContainerConfigError", "CreateContainerError", "InvalidImageName");
     private static final long JOB_CHECK_NANOS = 1_000_000_000L;
@@ -52,13 +53,17 @@ public final class KubernetesExecutor implements WorkerExecutor {
     }
 
     @Override
-    public void launch(InetSocketAddress controller) {
+    public void launch(InetSocketAddress controller, String runSecret) {
         client = clients.get();
         namespace = settings.namespace() != null ? settings.namespace() : client.getNamespace();
         if (namespace == null) {
             namespace = "default";
         }
-        Job job = JobFactory.build(settings, controller, System.getenv("POD_NAME"), System.getenv("POD_UID"));
+        String podName = System.getenv("POD_NAME");
+        String podUid = System.getenv("POD_UID");
+        // Before the Job: a pod whose Secret is missing would not start.
+        client.secrets().inNamespace(namespace).resource(JobFactory.secret(settings, runSecret, podName, podUid)).create();
+        Job job = JobFactory.build(settings, controller, podName, podUid);
         client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         informer = client.pods().inNamespace(namespace).withLabel(JobFactory.LABEL_RUN, settings.jobName())
                 .inform(new ResourceEventHandler<>() {
@@ -189,6 +194,12 @@ public final class KubernetesExecutor implements WorkerExecutor {
             } catch (KubernetesClientException e) {
                 // Deletion continues in the cluster; the run's result does not depend on it.
             }
+        }
+        try {
+            // The run is over: its secret admits nobody any more, kept Job or not.
+            client.secrets().inNamespace(namespace).withName(JobFactory.secretName(settings)).delete();
+        } catch (KubernetesClientException e) {
+            // Gone already, or not ours to delete: the next run makes a new one.
         }
         client.close();
     }

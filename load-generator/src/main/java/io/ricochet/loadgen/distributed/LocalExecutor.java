@@ -29,7 +29,7 @@ public final class LocalExecutor implements WorkerExecutor {
     }
 
     @Override
-    public void launch(InetSocketAddress controller) throws IOException {
+    public void launch(InetSocketAddress controller, String runSecret) throws IOException {
         Files.createDirectories(logDir);
         for (int i = 0; i < workers; i++) {
             List<String> command = new ArrayList<>();
@@ -42,7 +42,9 @@ public final class LocalExecutor implements WorkerExecutor {
             command.add("--controller=" + controller.getHostString() + ":" + controller.getPort());
             command.add("--index=" + i);
             Path log = log(i);
-            processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+            ProcessBuilder worker = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            worker.environment().put(RunSecret.ENV, runSecret);
+            processes.add(worker.start());
         }
     }
 

@@ -37,15 +37,17 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
     private final InetSocketAddress controller;
     private final int index;
     private final PrintStream log;
-    private final RpcClients group = RpcClients.create(RpcClientConfig.builder()
-            .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).build(), null);
+    private final RpcClients group;
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile boolean stop;
     private volatile String summaryJson = "";
     private RpcClient client;
     private Assignment assignment;
 
-    public WorkerSession(InetSocketAddress controller, int index, PrintStream log) {
+    /** @param runSecret the run's secret ({@link RunSecret}), which the controller requires */
+    public WorkerSession(InetSocketAddress controller, int index, PrintStream log, String runSecret) {
+        this.group = RpcClients.create(RpcClientConfig.builder()
+                .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).bearerToken(runSecret).build(), null);
         this.controller = controller;
         this.index = index;
         this.log = log;

@@ -1,15 +1,20 @@
 package io.ricochet.loadgen.cli;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ricochet.loadgen.distributed.JobFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +53,28 @@ final class KubeletStandIn implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(Files.createDirectories(logs).resolve("pod-" + i + ".log").toFile());
             pb.environment().put(WorkerCommand.INDEX_ENV, Integer.toString(i));
+            environment(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv(), pb.environment());
             processes.add(pb.start());
             client.pods().inNamespace(namespace).resource(pod(i, "Running", null)).create();
+        }
+    }
+
+    /** The container's environment as a kubelet resolves it: plain values, and keys of Secrets. */
+    private void environment(List<EnvVar> vars, Map<String, String> into) {
+        for (EnvVar var : vars) {
+            if (var.getValue() != null) {
+                into.put(var.getName(), var.getValue());
+            } else if (var.getValueFrom() != null && var.getValueFrom().getSecretKeyRef() != null) {
+                SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
+                Secret secret = client.secrets().inNamespace(namespace).withName(ref.getName()).get();
+                if (secret == null) {
+                    throw new AssertionError("the pod's Secret " + ref.getName() + " does not exist");
+                }
+                String value = secret.getStringData() != null && secret.getStringData().containsKey(ref.getKey())
+                        ? secret.getStringData().get(ref.getKey())
+                        : new String(Base64.getDecoder().decode(secret.getData().get(ref.getKey())), StandardCharsets.UTF_8);
+                into.put(var.getName(), value);
+            }
         }
     }
 

@@ -59,6 +59,26 @@ class ControllerInputsTest {
         }
     }
 
+    /** A process that is not one of the run's workers: without the run's secret it cannot say hello or report. */
+    @Test
+    void aRogueWorkerWithoutTheRunSecretIsRefusedCountedAndNotMerged() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            FakeWorker rogue = run.connectRogue();
+            rogue.refused(Coordination.HELLO, Hello.newBuilder().setIndex(0).setHost("rogue").build(),
+                    RpcStatus.UNAUTHENTICATED);
+            RpcException e = rogue.refused(Coordination.REPORT, report(0, 0).setOk(5_000_000).build(),
+                    RpcStatus.UNAUTHENTICATED);
+            assertTrue(e.detail().contains("authenticate first"), e.detail());
+            worker.accepted(Coordination.REPORT, report(0, 0).setOk(7).build());
+            worker.accepted(Coordination.DONE, done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(7, s.merged().ok(), "the rogue's report was merged");
+            assertEquals(2, s.refusedInputs());
+        }
+    }
+
     @Test
     void aReportWithANegativeCounterIsRefusedWhole() throws Exception {
         try (ControllerRun run = new ControllerRun(1)) {

@@ -26,7 +26,11 @@ final class ControllerRun implements AutoCloseable {
 
     final Controller controller;
     private final ByteArrayOutputStream live = new ByteArrayOutputStream();
-    private final RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry());
+    /** The run's secret: the test's workers, and its strangers, present it unless they are rogue. */
+    static final String SECRET = "test-run-secret";
+    private final RpcClients clients = RpcClients.create(RpcClientConfig.builder().bearerToken(SECRET).build(),
+            new SimpleMeterRegistry());
+    private final RpcClients rogues = RpcClients.create(RpcClientConfig.builder().name("rogue").build(), null);
     private final List<FakeWorker> connected = new ArrayList<>();
     private final CompletableFuture<DistributedSummary> summary;
 
@@ -39,7 +43,7 @@ final class ControllerRun implements AutoCloseable {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), Duration.ofSeconds(60), scrape, null,
-                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of()));
+                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET));
         summary = CompletableFuture.supplyAsync(() -> {
             try {
                 return controller.run(new NoExecutor(), "test");
@@ -47,6 +51,14 @@ final class ControllerRun implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    /** A connection without the run's secret: a process on the network that is not one of the run's workers. */
+    FakeWorker connectRogue() throws Exception {
+        FakeWorker w = new FakeWorker(rogues.connect(controller.address()).get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+                CALL_TIMEOUT);
+        connected.add(w);
+        return w;
     }
 
     /** A new connection to the coordination endpoint, which has said nothing yet. */
@@ -81,12 +93,13 @@ final class ControllerRun implements AutoCloseable {
         controller.stop();
         controller.close();
         clients.close();
+        rogues.close();
     }
 
     /** Launches nothing: the test's connections are the workers. */
     private static final class NoExecutor implements WorkerExecutor {
         @Override
-        public void launch(InetSocketAddress controller) {
+        public void launch(InetSocketAddress controller, String runSecret) {
         }
 
         @Override
