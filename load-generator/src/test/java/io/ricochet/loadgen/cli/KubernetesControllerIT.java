@@ -113,13 +113,15 @@ class KubernetesControllerIT {
         Set<String> granted = new HashSet<>();
         KubernetesExecutor.PERMISSIONS.forEach((resource, verbs) -> verbs.forEach(v -> granted.add(resource + ":" + v)));
         assertTrue(granted.containsAll(used), "used " + used + ", granted " + granted);
-        assertTrue(used.containsAll(List.of("jobs:create", "jobs:delete", "pods:list", "pods:watch")), used.toString());
+        assertTrue(used.containsAll(List.of("jobs:create", "jobs:delete", "pods:list", "pods:watch", "secrets:create",
+                "secrets:delete")), used.toString());
     }
 
     private static String permission(RecordedRequest r) {
         String path = r.getPath();
-        String resource = path.contains("/pods") ? (path.contains("/log") ? "pods/log" : "pods") : path.contains("/jobs") ? "jobs" : path;
-        boolean named = path.matches(".*/(pods|jobs)/[^/?]+.*");
+        String resource = path.contains("/pods") ? (path.contains("/log") ? "pods/log" : "pods")
+                : path.contains("/jobs") ? "jobs" : path.contains("/secrets") ? "secrets" : path;
+        boolean named = path.matches(".*/(pods|jobs|secrets)/[^/?]+.*");
         String verb = switch (r.getMethod()) {
             case "POST" -> "create";
             case "DELETE" -> "delete";

@@ -183,12 +183,13 @@ class LocalControllerIT {
             return m.find() ? Integer.parseInt(m.group(1)) : 0;
         }, p -> p > 0);
         // The attack that once passed: a connection that never said hello reports a huge ok and negative failures.
+        // Without the run's secret it is now refused before the controller even reads the report.
         try (RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), new SimpleMeterRegistry())) {
             RpcClient stranger = clients.connect(new InetSocketAddress("127.0.0.1", port)).get(10, TimeUnit.SECONDS);
             for (int i = 0; i < 3; i++) {
                 IntervalReport report = FakeWorker.report(0, i).setOk(5_000_000).setBad(-1).setErrors(-1).build();
                 FakeWorker.refused(stranger.call(Coordination.REPORT, report.toByteString(), Duration.ofSeconds(10)),
-                        RpcStatus.INVALID_ARGUMENT);
+                        RpcStatus.UNAUTHENTICATED);
             }
         }
         CliRunner.Result r = run.get(120, TimeUnit.SECONDS);
