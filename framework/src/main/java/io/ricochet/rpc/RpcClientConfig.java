@@ -121,7 +121,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
 
         /** Connects over TLS (see {@code FrameClient.Builder#tls}). */
         public Builder tls(Tls tls) {
-            this.tls = notNull("tls", tls);
+            this.tls = notNull("tls", tls).clientSide();
             return this;
         }
 

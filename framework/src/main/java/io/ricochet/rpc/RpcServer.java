@@ -277,7 +277,7 @@ public final class RpcServer implements AutoCloseable {
 
         /** Serves RPC over TLS (see {@link RicochetServer.Builder#tls}). */
         public Builder tls(Tls tls) {
-            this.tls = Checks.notNull("tls", tls);
+            this.tls = Checks.notNull("tls", tls).serverSide();
             return this;
         }
 

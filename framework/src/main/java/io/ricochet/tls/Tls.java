@@ -29,6 +29,22 @@ public record Tls(SslContext context, Duration handshakeTimeout, String provider
         return new Tls(context, DEFAULT_HANDSHAKE_TIMEOUT, TlsProvider.tag(providerOf(context)));
     }
 
+    /** This TLS, checked to be a server's: a client context there would fail every handshake. */
+    public Tls serverSide() {
+        if (!context.isServer()) {
+            throw new IllegalArgumentException("tls: a client context (expected: a server context)");
+        }
+        return this;
+    }
+
+    /** This TLS, checked to be a client's. */
+    public Tls clientSide() {
+        if (context.isServer()) {
+            throw new IllegalArgumentException("tls: a server context (expected: a client context)");
+        }
+        return this;
+    }
+
     private static SslProvider providerOf(SslContext context) {
         return context instanceof JdkSslContext ? SslProvider.JDK : SslProvider.OPENSSL;
     }

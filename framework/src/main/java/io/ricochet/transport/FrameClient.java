@@ -392,11 +392,7 @@ public final class FrameClient implements AutoCloseable {
          * one's own with {@link Tls#of}. The server's certificate must name the host or address connected to.
          */
         public Builder tls(Tls tls) {
-            Checks.notNull("tls", tls);
-            if (tls.context().isServer()) {
-                throw new IllegalArgumentException("tls: a server context (expected: a client context)");
-            }
-            this.tls = tls;
+            this.tls = Checks.notNull("tls", tls).clientSide();
             return this;
         }
 

@@ -444,11 +444,7 @@ public final class RicochetServer implements AutoCloseable {
          * {@code ricochet.protocol.errors{kind=tls}}.
          */
         public Builder tls(Tls tls) {
-            Checks.notNull("tls", tls);
-            if (!tls.context().isServer()) {
-                throw new IllegalArgumentException("tls: a client context (expected: a server context)");
-            }
-            this.tls = tls;
+            this.tls = Checks.notNull("tls", tls).serverSide();
             return this;
         }
 

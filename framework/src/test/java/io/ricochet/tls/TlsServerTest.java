@@ -170,6 +170,18 @@ class TlsServerTest {
         }
     }
 
+    /** A context of the wrong side would fail every handshake: it is refused where it is given. */
+    @Test
+    void aContextOfTheWrongSideIsRefusedWhereItIsGiven() {
+        Tls clientSide = ClientTlsConfig.builder().trustedCa(ca.certificate()).build().build();
+        Tls serverSide = ServerTlsConfig.builder(server.certificate(), server.privateKey()).build().build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RicochetServer.builder().tls(clientSide));
+        assertEquals("tls: a client context (expected: a server context)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> FrameClient.builder().tls(serverSide));
+        assertEquals("tls: a server context (expected: a client context)", e.getMessage());
+    }
+
     @Test
     void aMissingKeyFileIsOneClearLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
