@@ -15,7 +15,9 @@ public enum ProtocolErrorKind {
     /** Datagram shorter than the length field (UDP). */
     RUNT,
     /** A TLS listener's handshake failed (not TLS, a certificate refused, timed out) or a record failed its check. */
-    TLS;
+    TLS,
+    /** A Noise handshake failed (not a client of the key, timed out) or a message failed its check. */
+    NOISE;
 
     public String tag() {
         return name().toLowerCase(Locale.ROOT);

@@ -18,6 +18,8 @@ import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseHandler;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
@@ -52,6 +54,7 @@ public final class FrameClient implements AutoCloseable {
     private final int connectTimeoutMillis;
     private final PipelineCustomizer customizer;
     private final Tls tls;
+    private final ClientNoiseConfig noise;
     private final TransportCounters counters;
     private final TransportMeters meters;
     private final AtomicInteger open = new AtomicInteger();
@@ -66,6 +69,10 @@ public final class FrameClient implements AutoCloseable {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.connectTimeout.toMillis());
         this.customizer = b.customizer;
         this.tls = b.tls;
+        this.noise = b.noise;
+        if (tls != null && noise != null) {
+            throw new IllegalArgumentException("tls and noise on one client (expected: one or the other)");
+        }
         try {
             this.meters = b.registry == null ? null
                     : TransportMeters.register(b.registry, b.name, b.protocolTag, "client", loops.kind().label(), open::get);
@@ -99,7 +106,7 @@ public final class FrameClient implements AutoCloseable {
 
     /**
      * Connects to {@code remote} and serves the connection with {@code handler}, which may keep state:
-     * it serves only this connection. Completes with the session once connected (with TLS, once the
+     * it serves only this connection. Completes with the session once connected (with TLS or Noise, once the
      * handshake is done), or fails with the connect or handshake failure.
      */
     public CompletableFuture<FrameSession> connect(InetSocketAddress remote, FrameHandler handler) {
@@ -158,11 +165,8 @@ public final class FrameClient implements AutoCloseable {
         ChannelFuture connected = bootstrap(null).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters, tls, remote);
-                SslHandler ssl = ch.pipeline().get(SslHandler.class);
-                if (ssl != null) {
-                    handshake.set(ssl.handshakeFuture());
-                }
+                FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters, tls, noise, remote);
+                handshake.set(handshakeFuture(ch));
                 customizer.customize(ch);
             }
         }).connect(remote);
@@ -192,6 +196,8 @@ public final class FrameClient implements AutoCloseable {
                 if (tls != null) {
                     TcpChannelInitializer.addTls(ch.pipeline(), tls, stats,
                             tls.context().newHandler(ch.alloc(), remote.getHostString(), remote.getPort()));
+                } else if (noise != null) {
+                    ch.pipeline().addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
                 }
                 ch.pipeline().addLast(PipelineCustomizer.DECODER, new FrameDecoder(lengthField, maxFrame, stats));
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
@@ -200,6 +206,19 @@ public final class FrameClient implements AutoCloseable {
         }).connect(remote, local);
         track(connected, null);
         return connected;
+    }
+
+    /**
+     * The TLS or Noise handshake of a connection made by a {@code FrameClient}, or null when it has neither: a
+     * bare connection's handler waits for it before it sends.
+     */
+    public static Future<Channel> handshakeFuture(Channel ch) {
+        SslHandler ssl = ch.pipeline().get(SslHandler.class);
+        if (ssl != null) {
+            return ssl.handshakeFuture();
+        }
+        NoiseHandler noise = ch.pipeline().get(NoiseHandler.class);
+        return noise == null ? null : noise.handshakeFuture();
     }
 
     private Bootstrap bootstrap(EventLoop loop) {
@@ -346,6 +365,7 @@ public final class FrameClient implements AutoCloseable {
         private Duration connectTimeout = Duration.ofSeconds(5);
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
+        private ClientNoiseConfig noise;
         private MeterRegistry registry;
         private String name = "ricochet-client";
         private String protocolTag = Protocol.TCP.tag();
@@ -393,6 +413,12 @@ public final class FrameClient implements AutoCloseable {
          */
         public Builder tls(Tls tls) {
             this.tls = Checks.notNull("tls", tls).clientSide();
+            return this;
+        }
+
+        /** Connects over the Noise channel to a server whose public key {@code noise} pins. Not with {@link #tls}. */
+        public Builder noise(ClientNoiseConfig noise) {
+            this.noise = Checks.notNull("noise", noise);
             return this;
         }
 

@@ -9,6 +9,8 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseHandler;
 import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
 
@@ -29,15 +31,20 @@ final class FrameClientInitializer {
     private FrameClientInitializer() {
     }
 
-    /** @param tls TLS to {@code remote}, whose name or address its certificate must carry; null for none */
+    /**
+     * @param tls   TLS to {@code remote}, whose name or address its certificate must carry; null for none
+     * @param noise the Noise channel to {@code remote}; null for none
+     */
     static void init(Channel ch, LengthField lengthField, int maxFrame, FrameHandler handler, TransportCounters counters,
-            Tls tls, InetSocketAddress remote) {
+            Tls tls, ClientNoiseConfig noise, InetSocketAddress remote) {
         counters.opened();
         ConnectionStats stats = new ConnectionStats(counters);
         ChannelPipeline p = ch.pipeline();
         if (tls != null) {
             TcpChannelInitializer.addTls(p, tls, stats, tls.context().newHandler(ch.alloc(), remote.getHostString(),
                     remote.getPort()));
+        } else if (noise != null) {
+            p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
         }
         p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);

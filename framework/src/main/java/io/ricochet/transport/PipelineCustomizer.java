@@ -4,7 +4,7 @@ import io.netty.channel.Channel;
 
 /**
  * Adds handlers to each connection's pipeline after Ricochet's own, which are named by the constants
- * here. A server's are, in order: TLS and its guard (with {@code tls(...)}), decoder, encoder, idle
+ * here. A server's are, in order: TLS and its guard (with {@code tls(...)}) or Noise (with {@code noise(...)}), decoder, encoder, idle
  * timeout, backpressure, session. A {@link FrameClient}'s have no idle timeout or backpressure (a flush
  * consolidator, unnamed, comes right after TLS), and its raw connections only a decoder and the caller's
  * handler as session: place handlers relative to {@link #DECODER}, {@link #ENCODER} or {@link #SESSION}.
@@ -20,6 +20,8 @@ public interface PipelineCustomizer {
     String TLS = "ricochet.tls";
     /** Right after {@link #TLS}: counts and closes on a TLS failure. */
     String TLS_GUARD = "ricochet.tls.guard";
+    /** The Noise channel's handler, first, when the server or client was given {@code noise(...)}. */
+    String NOISE = "ricochet.noise";
     String DECODER = "ricochet.decoder";
     String ENCODER = "ricochet.encoder";
     /** Servers only. */

@@ -18,6 +18,7 @@ import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
@@ -71,6 +72,7 @@ public final class RicochetServer implements AutoCloseable {
     private final Map<ChannelOption<?>, Object> childOptions;
     private final PipelineCustomizer customizer;
     private final Tls tls;
+    private final ServerNoiseConfig noise;
     private final MeterRegistry registry;
     private final String name;
     private final String tcpProtocolTag;
@@ -92,6 +94,7 @@ public final class RicochetServer implements AutoCloseable {
         this.childOptions = Map.copyOf(b.childOptions);
         this.customizer = b.customizer;
         this.tls = b.tls;
+        this.noise = b.noise;
         this.registry = b.registry;
         this.name = b.name;
         this.tcpProtocolTag = b.tcpProtocolTag;
@@ -179,12 +182,12 @@ public final class RicochetServer implements AutoCloseable {
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls));
+                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls, noise));
         childOptions.forEach((option, value) -> childOption(bootstrap, option, value));
         return bound(bootstrap.bind(config.host(), config.tcpPort()), "tcp", config.tcpPort()).thenAccept(ch -> {
             tcpChannel = ch;
             log.info("{} bound to {} ({}{})", tcpProtocolTag, hostPort(tcpAddress()), loops.kind().label(),
-                    tls == null ? "" : ", tls " + tls.provider());
+                    tls != null ? ", tls " + tls.provider() : noise != null ? ", noise " + noise.keyPair().publicKeyBase64() : "");
         });
     }
 
@@ -389,6 +392,7 @@ public final class RicochetServer implements AutoCloseable {
         private final Map<ChannelOption<?>, Object> childOptions = new LinkedHashMap<>();
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
+        private ServerNoiseConfig noise;
         private MeterRegistry registry;
         private String name = "ricochet";
         private String tcpProtocolTag = Protocol.TCP.tag();
@@ -448,6 +452,16 @@ public final class RicochetServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves TCP over the Noise channel (docs/protocol.md): clients pin the key pair's public key. A failed
+         * handshake or a message that fails its check closes the connection and counts as
+         * {@code ricochet.protocol.errors{kind=noise}}. Not with {@link #tls}.
+         */
+        public Builder noise(ServerNoiseConfig noise) {
+            this.noise = Checks.notNull("noise", noise);
+            return this;
+        }
+
         /** Counts into {@code registry}; without one the server counts nothing. */
         public Builder meterRegistry(MeterRegistry registry) {
             this.registry = Checks.notNull("registry", registry);
@@ -478,6 +492,9 @@ public final class RicochetServer implements AutoCloseable {
          */
         public RicochetServer build() {
             Checks.notNull("handler", handlers);
+            if (tls != null && noise != null) {
+                throw new IllegalArgumentException("tls and noise on one server (expected: one or the other)");
+            }
             if (loops != null) {
                 return new RicochetServer(this, loops, shutdownLoopsOnStop);
             }

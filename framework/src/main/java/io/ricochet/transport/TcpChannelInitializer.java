@@ -13,12 +13,14 @@ import io.ricochet.handler.IdleFrameTimeoutHandler;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
+import io.ricochet.noise.NoiseHandler;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import java.util.function.Supplier;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
- * [TLS → TLS guard →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
+ * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
  * then whatever the customizer adds. Public so benchmarks and tests can build the exact server
  * pipeline on an {@code EmbeddedChannel}.
  */
@@ -29,6 +31,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ConnectionRegistry connections;
     private final PipelineCustomizer customizer;
     private final Tls tls;
+    private final ServerNoiseConfig noise;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer) {
@@ -38,6 +41,19 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     /** @param tls TLS in front of the framing, or null for none */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls) {
+        this(config, handlers, counters, connections, customizer, tls, null);
+    }
+
+    /**
+     * @param tls   TLS in front of the framing, or null for none
+     * @param noise the Noise channel in front of the framing, or null for none; not with {@code tls}
+     */
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, ServerNoiseConfig noise) {
+        if (tls != null && noise != null) {
+            throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
+        }
+        this.noise = noise;
         this.config = config;
         this.handlers = handlers;
         this.counters = counters;
@@ -59,6 +75,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline p = ch.pipeline();
         if (tls != null) {
             addTls(p, tls, stats, tls.context().newHandler(ch.alloc()));
+        } else if (noise != null) {
+            p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
         }
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);

@@ -1,0 +1,428 @@
+package io.ricochet.noise;
+
+import com.southernstorm.noise.protocol.CipherStatePair;
+import com.southernstorm.noise.protocol.HandshakeState;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandler;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.PromiseNotifier;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.ricochet.metrics.CloseReason;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.ProtocolErrorKind;
+import java.net.SocketAddress;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Noise channel under the framing (docs/protocol.md, "The Noise channel"): first in the pipeline, it runs the
+ * NK handshake, then opens each inbound message into plaintext for the frame decoder, and seals outbound frames
+ * at flush, one message per frame ({@link NoiseMode#PACKAGE}) or one per flush ({@link NoiseMode#STREAM}). A
+ * failed handshake or a message that fails its check counts {@code kind=noise} and closes the connection.
+ */
+public final class NoiseHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
+    private static final Logger log = LoggerFactory.getLogger(NoiseHandler.class);
+
+    private final ServerNoiseConfig server;
+    private final ClientNoiseConfig client;
+    private final int lengthWidth;
+    private final ConnectionStats stats;
+
+    private Promise<Channel> handshakeDone;
+    private HandshakeState handshake;
+    private ScheduledFuture<?> handshakeTimeout;
+    private NoiseMode sendMode;
+    private TrafficCipher sealing;
+    private TrafficCipher opening;
+    private boolean failed;
+    /** Plaintext written since the last flush, and the writes' promises. */
+    private ByteBuf pending;
+    private final List<ChannelPromise> pendingPromises = new ArrayList<>(4);
+
+    private NoiseHandler(ServerNoiseConfig server, ClientNoiseConfig client, int lengthWidth, ConnectionStats stats) {
+        this.server = server;
+        this.client = client;
+        this.lengthWidth = lengthWidth;
+        this.stats = stats;
+    }
+
+    /** The responder: it proves to hold {@code config}'s key and answers in the mode each client chose. */
+    public static NoiseHandler server(ServerNoiseConfig config, int lengthWidth, ConnectionStats stats) {
+        return new NoiseHandler(config, null, lengthWidth, stats);
+    }
+
+    /** The initiator: it starts the handshake when connected, to the key {@code config} pins. */
+    public static NoiseHandler client(ClientNoiseConfig config, int lengthWidth, ConnectionStats stats) {
+        return new NoiseHandler(null, config, lengthWidth, stats);
+    }
+
+    /** Succeeds once the handshake is done, fails with a {@link NoiseException} otherwise. */
+    public Future<Channel> handshakeFuture() {
+        return handshakeDone;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        handshakeDone = ctx.executor().newPromise();
+        handshake = NoiseProtocol.newHandshake(client != null ? HandshakeState.INITIATOR : HandshakeState.RESPONDER);
+        if (client != null) {
+            byte[] serverKey = client.serverPublicKey();
+            handshake.getRemotePublicKey().setPublicKey(serverKey, 0);
+        } else {
+            handshake.getLocalKeyPair().setPrivateKey(server.keyPair().privateKey(), 0);
+        }
+        handshake.start();
+        super.handlerAdded(ctx);
+        if (ctx.channel().isActive()) {
+            begin(ctx);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        begin(ctx);
+        super.channelActive(ctx);
+    }
+
+    private void begin(ChannelHandlerContext ctx) {
+        if (handshakeTimeout != null || handshakeDone.isDone()) {
+            return;
+        }
+        long millis = (client != null ? client.handshakeTimeout() : server.handshakeTimeout()).toMillis();
+        handshakeTimeout = ctx.executor().schedule(() -> fail(ctx, new NoiseException("noise handshake timed out after "
+                + millis + " ms")), millis, TimeUnit.MILLISECONDS);
+        if (client != null) {
+            byte[] payload = {NoiseProtocol.VERSION, (byte) client.mode().code(), (byte) client.keyBytes()};
+            sendHandshake(ctx, payload);
+        }
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (!failed && in.readableBytes() >= NoiseProtocol.LENGTH_BYTES) {
+            int length = in.getUnsignedShort(in.readerIndex());
+            boolean handshaking = handshake != null;
+            if (handshaking ? length == 0 || length > NoiseProtocol.MAX_HANDSHAKE_MESSAGE
+                    : length <= NoiseProtocol.TAG_BYTES) {
+                fail(ctx, new NoiseException("noise: a " + (handshaking ? "handshake" : "transport") + " message of "
+                        + length + " bytes"));
+                return;
+            }
+            if (in.readableBytes() < NoiseProtocol.LENGTH_BYTES + length) {
+                return;
+            }
+            in.skipBytes(NoiseProtocol.LENGTH_BYTES);
+            if (handshaking) {
+                byte[] message = new byte[length];
+                in.readBytes(message);
+                receiveHandshake(ctx, message);
+            } else {
+                ByteBuf plain = open(ctx, in, length);
+                if (plain == null) {
+                    return;
+                }
+                out.add(plain);
+            }
+        }
+    }
+
+    private ByteBuf open(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        int plainLength = length - NoiseProtocol.TAG_BYTES;
+        ByteBuf plain = ctx.alloc().ioBuffer(plainLength);
+        try {
+            opening.open(in.nioBuffer(in.readerIndex(), length), plain.nioBuffer(0, plainLength));
+        } catch (GeneralSecurityException | RuntimeException e) {
+            plain.release();
+            fail(ctx, new NoiseException("noise: a message failed its check (altered, replayed or out of order)", e));
+            return null;
+        }
+        in.skipBytes(length);
+        plain.writerIndex(plainLength);
+        return plain;
+    }
+
+    private void receiveHandshake(ChannelHandlerContext ctx, byte[] message) {
+        byte[] payload = new byte[message.length];
+        int payloadLength;
+        try {
+            if (handshake.getAction() != HandshakeState.READ_MESSAGE) {
+                throw new NoiseException("noise: a handshake message out of turn");
+            }
+            payloadLength = handshake.readMessage(message, 0, message.length, payload, 0);
+        } catch (GeneralSecurityException | RuntimeException | NoiseException e) {
+            fail(ctx, new NoiseException(client != null
+                    ? "noise handshake failed: the server's answer does not match the pinned key"
+                    : "noise handshake failed: not a client of this key (" + e.getMessage() + ")", e));
+            return;
+        }
+        int keyBytes;
+        if (client != null) {
+            sendMode = client.mode();
+            keyBytes = client.keyBytes();
+        } else {
+            NoiseMode mode = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES && payload[0] == NoiseProtocol.VERSION
+                    ? NoiseMode.ofCode(payload[1]) : null;
+            keyBytes = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES ? payload[2] : 0;
+            if (mode == null || keyBytes != 16 && keyBytes != 32) {
+                fail(ctx, new NoiseException("noise handshake failed: the client asked for "
+                        + Arrays.toString(Arrays.copyOf(payload, payloadLength))
+                        + " (expected: version 1, mode 1 or 2, key bytes 16 or 32)"));
+                return;
+            }
+            sendMode = mode;
+            sendHandshake(ctx, new byte[0]);
+            if (failed) {
+                return;
+            }
+        }
+        finishHandshake(ctx, keyBytes);
+    }
+
+    private void sendHandshake(ChannelHandlerContext ctx, byte[] payload) {
+        byte[] message = new byte[NoiseProtocol.LENGTH_BYTES + NoiseProtocol.MAX_HANDSHAKE_MESSAGE];
+        int length;
+        try {
+            length = handshake.writeMessage(message, NoiseProtocol.LENGTH_BYTES, payload, 0, payload.length);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            fail(ctx, new NoiseException("noise handshake failed: " + e, e));
+            return;
+        }
+        message[0] = (byte) (length >>> 8);
+        message[1] = (byte) length;
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(message, 0, NoiseProtocol.LENGTH_BYTES + length));
+    }
+
+    private void finishHandshake(ChannelHandlerContext ctx, int keyBytes) {
+        CipherStatePair split = handshake.split();
+        try {
+            sealing = TrafficCipher.sealing(NoiseProtocol.trafficKey(split.getSender(), keyBytes));
+            opening = TrafficCipher.opening(NoiseProtocol.trafficKey(split.getReceiver(), keyBytes));
+        } catch (GeneralSecurityException e) {
+            fail(ctx, new NoiseException("noise: cannot derive the traffic keys: " + e, e));
+            return;
+        } finally {
+            split.destroy();
+            handshake.destroy();
+            handshake = null;
+        }
+        handshakeTimeout.cancel(false);
+        handshakeDone.trySuccess(ctx.channel());
+        ctx.fireUserEventTriggered(NoiseHandshakeCompletionEvent.SUCCESS);
+    }
+
+    private void fail(ChannelHandlerContext ctx, NoiseException cause) {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        if (handshakeTimeout != null) {
+            handshakeTimeout.cancel(false);
+        }
+        stats.protocolError(ProtocolErrorKind.NOISE);
+        stats.closing(CloseReason.PROTOCOL_ERROR);
+        log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
+        if (handshakeDone.tryFailure(cause)) {
+            ctx.fireUserEventTriggered(new NoiseHandshakeCompletionEvent(cause));
+        }
+        releasePending(cause);
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        NoiseException closed = new NoiseException("connection closed during the noise handshake (is it a noise port, "
+                + "and the pinned key its key?)");
+        if (handshakeDone.tryFailure(closed)) {
+            ctx.fireUserEventTriggered(new NoiseHandshakeCompletionEvent(closed));
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (handshakeTimeout != null) {
+            handshakeTimeout.cancel(false);
+        }
+        if (handshake != null) {
+            handshake.destroy();
+            handshake = null;
+        }
+        releasePending(new NoiseException("noise handler removed"));
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof ByteBuf buf)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        if (failed || sealing == null) {
+            ReferenceCountUtil.release(msg);
+            promise.setFailure(new NoiseException(failed ? "noise: the connection failed" : "noise: a write before the "
+                    + "handshake finished"));
+            return;
+        }
+        if (!buf.isReadable() && pending == null && pendingPromises.isEmpty()) {
+            // An empty write is a marker that completes after the earlier writes: nothing to seal, nothing before it.
+            ctx.write(buf, promise);
+            return;
+        }
+        try {
+            if (pending == null) {
+                pending = ctx.alloc().ioBuffer(Math.max(buf.readableBytes(), 256));
+            }
+            pending.writeBytes(buf);
+        } finally {
+            buf.release();
+        }
+        if (!promise.isVoid()) {
+            pendingPromises.add(promise);
+        }
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        if (pending != null && pending.isReadable()) {
+            sealPending(ctx);
+        }
+        if (!pendingPromises.isEmpty()) {
+            // Only empty writes (markers) since the last seal: they complete after what went before them.
+            writeSealed(ctx, Unpooled.EMPTY_BUFFER);
+        }
+        ctx.flush();
+    }
+
+    /** Seals what was written since the last flush: whole frames in package mode, everything in stream mode. */
+    private void sealPending(ChannelHandlerContext ctx) {
+        int start = pending.readerIndex();
+        int end = sendMode == NoiseMode.STREAM ? pending.writerIndex() : wholeFramesEnd(start, pending.writerIndex());
+        if (end == start) {
+            return;
+        }
+        ByteBuf sealed = ctx.alloc().ioBuffer(sealedSize(start, end));
+        try {
+            int at = start;
+            while (at < end) {
+                int messageEnd = sendMode == NoiseMode.STREAM ? end : frameEnd(at);
+                for (; at < messageEnd; ) {
+                    int chunk = Math.min(messageEnd - at, NoiseProtocol.MAX_PLAINTEXT);
+                    int sealedLength = chunk + NoiseProtocol.TAG_BYTES;
+                    sealed.writeShort(sealedLength);
+                    sealing.seal(pending.nioBuffer(at, chunk), sealed.nioBuffer(sealed.writerIndex(), sealedLength));
+                    sealed.writerIndex(sealed.writerIndex() + sealedLength);
+                    at += chunk;
+                }
+            }
+        } catch (GeneralSecurityException | RuntimeException e) {
+            sealed.release();
+            fail(ctx, new NoiseException("noise: cannot seal: " + e, e));
+            return;
+        }
+        pending.readerIndex(end);
+        if (!pending.isReadable()) {
+            pending.release();
+            pending = null;
+        }
+        writeSealed(ctx, sealed);
+    }
+
+    private void writeSealed(ChannelHandlerContext ctx, ByteBuf sealed) {
+        int promises = pendingPromises.size();
+        if (promises == 0) {
+            ctx.write(sealed, ctx.voidPromise());
+        } else if (promises == 1) {
+            ctx.write(sealed, pendingPromises.get(0));
+        } else {
+            ctx.write(sealed).addListener(new PromiseNotifier<>(pendingPromises.toArray(new ChannelPromise[0])));
+        }
+        pendingPromises.clear();
+    }
+
+    private int sealedSize(int start, int end) {
+        int overhead = NoiseProtocol.LENGTH_BYTES + NoiseProtocol.TAG_BYTES;
+        if (sendMode == NoiseMode.STREAM) {
+            return end - start + messages(end - start) * overhead;
+        }
+        int size = 0;
+        for (int at = start; at < end; at = frameEnd(at)) {
+            size += frameEnd(at) - at + messages(frameEnd(at) - at) * overhead;
+        }
+        return size;
+    }
+
+    private static int messages(int plaintext) {
+        return (plaintext + NoiseProtocol.MAX_PLAINTEXT - 1) / NoiseProtocol.MAX_PLAINTEXT;
+    }
+
+    /** Where the frames that start at {@code start} and end by {@code limit} end: a partial frame waits for its rest. */
+    private int wholeFramesEnd(int start, int limit) {
+        int at = start;
+        while (limit - at >= lengthWidth) {
+            int next = frameEnd(at);
+            if (next > limit || next <= at) {
+                break;
+            }
+            at = next;
+        }
+        return at;
+    }
+
+    private int frameEnd(int at) {
+        long body = lengthWidth == 2 ? pending.getUnsignedShort(at) : pending.getUnsignedInt(at);
+        return (int) Math.min(Integer.MAX_VALUE, at + lengthWidth + body);
+    }
+
+    private void releasePending(Throwable cause) {
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+        for (ChannelPromise promise : pendingPromises) {
+            promise.tryFailure(cause);
+        }
+        pendingPromises.clear();
+    }
+
+    @Override
+    public void bind(ChannelHandlerContext ctx, SocketAddress localAddress, ChannelPromise promise) {
+        ctx.bind(localAddress, promise);
+    }
+
+    @Override
+    public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
+            ChannelPromise promise) {
+        ctx.connect(remoteAddress, localAddress, promise);
+    }
+
+    @Override
+    public void disconnect(ChannelHandlerContext ctx, ChannelPromise promise) {
+        ctx.disconnect(promise);
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        ctx.close(promise);
+    }
+
+    @Override
+    public void deregister(ChannelHandlerContext ctx, ChannelPromise promise) {
+        ctx.deregister(promise);
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        ctx.read();
+    }
+}

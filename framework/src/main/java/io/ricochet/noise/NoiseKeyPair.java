@@ -1,0 +1,114 @@
+package io.ricochet.noise;
+
+import com.southernstorm.noise.protocol.DHState;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * A server's static X25519 key pair, which its clients pin by the public half. On disk it is the base64 of the
+ * 32-byte private key on one line, readable by its owner only.
+ */
+public final class NoiseKeyPair {
+    public static final int KEY_BYTES = 32;
+
+    private final byte[] privateKey;
+    private final byte[] publicKey;
+
+    private NoiseKeyPair(byte[] privateKey) {
+        DHState dh = NoiseProtocol.newDh();
+        dh.setPrivateKey(privateKey, 0);
+        this.privateKey = privateKey.clone();
+        this.publicKey = new byte[KEY_BYTES];
+        dh.getPublicKey(publicKey, 0);
+        dh.destroy();
+    }
+
+    /** A fresh pair from the system's secure random source. */
+    public static NoiseKeyPair generate() {
+        DHState dh = NoiseProtocol.newDh();
+        dh.generateKeyPair();
+        byte[] secret = new byte[KEY_BYTES];
+        dh.getPrivateKey(secret, 0);
+        dh.destroy();
+        NoiseKeyPair pair = new NoiseKeyPair(secret);
+        Arrays.fill(secret, (byte) 0);
+        return pair;
+    }
+
+    /** The pair of a 32-byte X25519 private key. */
+    public static NoiseKeyPair fromPrivateKey(byte[] privateKey) {
+        if (privateKey == null || privateKey.length != KEY_BYTES) {
+            throw new IllegalArgumentException("noise privateKey: " + (privateKey == null ? "null" : privateKey.length
+                    + " bytes") + " (expected: " + KEY_BYTES + " bytes)");
+        }
+        return new NoiseKeyPair(privateKey);
+    }
+
+    /** Reads a key file as {@link #write} leaves it; fails with {@link IllegalArgumentException} naming the file. */
+    public static NoiseKeyPair read(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("noise key " + file + ": cannot read it (" + e + ")", e);
+        }
+        String line = lines.isEmpty() ? "" : lines.get(0).strip();
+        try {
+            return fromPrivateKey(Base64.getDecoder().decode(line));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("noise key " + file + ": its first line is not a base64 "
+                    + KEY_BYTES + "-byte private key", e);
+        }
+    }
+
+    /** Writes the private key to a new file readable by its owner only; refuses to overwrite one. */
+    public void write(Path file) throws IOException {
+        if (Files.exists(file)) {
+            throw new FileAlreadyExistsException(file.toString());
+        }
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, Base64.getEncoder().encodeToString(privateKey) + "\n", StandardCharsets.US_ASCII,
+                StandardOpenOption.TRUNCATE_EXISTING);
+    }
+
+    /** Decodes a pinned public key given in base64; fails naming what is wrong with it. */
+    public static byte[] parsePublicKey(String base64) {
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(base64.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("noise public key: " + base64 + " (expected: base64 of "
+                    + KEY_BYTES + " bytes)");
+        }
+        if (key.length != KEY_BYTES) {
+            throw new IllegalArgumentException("noise public key: " + key.length + " bytes (expected: " + KEY_BYTES + ")");
+        }
+        return key;
+    }
+
+    public byte[] publicKey() {
+        return publicKey.clone();
+    }
+
+    public String publicKeyBase64() {
+        return Base64.getEncoder().encodeToString(publicKey);
+    }
+
+    byte[] privateKey() {
+        return privateKey;
+    }
+
+    @Override
+    public String toString() {
+        // Never the private half.
+        return "NoiseKeyPair[public=" + publicKeyBase64() + "]";
+    }
+}

@@ -1,0 +1,44 @@
+package io.ricochet.noise;
+
+import java.util.Locale;
+
+/** How a sender groups frames into encrypted messages. Each side chooses for what it sends; a server mirrors its client. */
+public enum NoiseMode {
+    /** Each frame is its own message (FPNN's "package"): one tag per frame. */
+    PACKAGE(1),
+    /** The frames written before a flush (one read batch's replies, a pipelined burst) are sealed as one message. */
+    STREAM(2);
+
+    private final int code;
+
+    NoiseMode(int code) {
+        this.code = code;
+    }
+
+    int code() {
+        return code;
+    }
+
+    static NoiseMode ofCode(int code) {
+        for (NoiseMode mode : values()) {
+            if (mode.code == code) {
+                return mode;
+            }
+        }
+        return null;
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** {@code package} or {@code stream}, as on the command line. */
+    public static NoiseMode parse(String label) {
+        for (NoiseMode mode : values()) {
+            if (mode.label().equalsIgnoreCase(label)) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("encrypt: " + label + " (expected: package or stream)");
+    }
+}
