@@ -12,6 +12,8 @@ import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.noise.NoiseKeyPair;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.rpc.RpcAuthenticator;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
@@ -70,6 +72,10 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", defaultValue = "9100", description = "Prometheus /metrics and /health HTTP port (default: ${DEFAULT-VALUE}).")
     int metricsPort;
 
+    @Option(names = "--metrics-host", description = "Address the metrics port binds, e.g. a private interface "
+            + "apart from the service ports (default: --host).")
+    String metricsHost;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
             description = "Close a connection with no complete frame for this long, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
@@ -125,6 +131,20 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--rpc-tls", description = "Serve the RPC port over TLS too, with --tls-cert and --tls-key.")
     boolean rpcTls;
 
+    @Option(names = "--noise-port", defaultValue = "-1",
+            description = "Noise channel port for the echo protocol (Noise_NK_25519_AESGCM_SHA256, docs/protocol.md); "
+                    + "-1 = off (default: ${DEFAULT-VALUE}).")
+    int noisePort;
+
+    @Option(names = "--noise-key", paramLabel = "FILE",
+            description = "The Noise port's static private key (base64, one line). Without it a key is made for "
+                    + "this run only; its public half is printed either way.")
+    Path noiseKey;
+
+    @Option(names = "--noise-generate-key",
+            description = "Make a new key into --noise-key FILE (owner-only) if it does not exist yet.")
+    boolean noiseGenerateKey;
+
     @Option(names = "--rpc-token-file", paramLabel = "FILE",
             description = "Admit only RPC clients that authenticate with the token in FILE (its first line); "
                     + "use with --rpc-tls, or the token crosses the network in the clear.")
@@ -140,6 +160,9 @@ final class EchoServerCommand implements Callable<Integer> {
         ServerConfig rpcConfig = rpcConfig(config);
         Tls tls = tls();
         String rpcToken = rpcToken();
+        ServerNoiseConfig noise = noise();
+        ServerConfig noiseConfig = noise == null ? null
+                : config.toBuilder().tcpPort(noisePort).udpPort(ServerConfig.DISABLED).build();
         ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
@@ -168,6 +191,9 @@ final class EchoServerCommand implements Callable<Integer> {
             RicochetServer tlsServer = tlsConfig == null ? null : RicochetServer.builder().config(tlsConfig)
                     .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("tls")
                     .tcpProtocolTag("tls").connectionBudget(budget).tls(tls).build();
+            RicochetServer noiseServer = noiseConfig == null ? null : RicochetServer.builder().config(noiseConfig)
+                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("noise")
+                    .tcpProtocolTag("noise").connectionBudget(budget).noise(noise).build();
             RpcServer rpc = null;
             if (rpcConfig != null) {
                 RpcDispatcher methods = new RpcDispatcher();
@@ -188,11 +214,14 @@ final class EchoServerCommand implements Callable<Integer> {
                 if (tlsServer != null) {
                     tlsServer.startAndAwait();
                 }
+                if (noiseServer != null) {
+                    noiseServer.startAndAwait();
+                }
                 if (rpc != null) {
                     rpc.startAndAwait();
                 }
                 if (metricsPort != ServerConfig.DISABLED) {
-                    metrics = MetricsEndpoint.start(host, metricsPort, registry);
+                    metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry);
                 }
                 if (server.tcpAddress() != null) {
                     out.println("listening tcp " + hostPort(server.tcpAddress()));
@@ -202,6 +231,10 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 if (tlsServer != null) {
                     out.println("listening tls " + hostPort(tlsServer.tcpAddress()));
+                }
+                if (noiseServer != null) {
+                    out.println("listening noise " + hostPort(noiseServer.tcpAddress()));
+                    out.println("noise public-key " + noise.keyPair().publicKeyBase64());
                 }
                 if (rpc != null) {
                     out.println("listening rpc " + hostPort(rpc.address()));
@@ -219,8 +252,10 @@ final class EchoServerCommand implements Callable<Integer> {
                 CompletableFuture<Void> echoStopped = server.stop();
                 CompletableFuture<Void> tlsStopped = tlsServer == null ? CompletableFuture.completedFuture(null)
                         : tlsServer.stop();
+                CompletableFuture<Void> noiseStopped = noiseServer == null ? CompletableFuture.completedFuture(null)
+                        : noiseServer.stop();
                 CompletableFuture<Void> rpcStopped = rpc == null ? CompletableFuture.completedFuture(null) : rpc.stop();
-                CompletableFuture.allOf(echoStopped, tlsStopped, rpcStopped).join();
+                CompletableFuture.allOf(echoStopped, tlsStopped, noiseStopped, rpcStopped).join();
                 if (metrics != null) {
                     metrics.close();
                 }
@@ -291,6 +326,39 @@ final class EchoServerCommand implements Callable<Integer> {
                     + ": its first line is empty (expected: the token)");
         }
         return token;
+    }
+
+    /** The Noise port's key and handshake bound; null when --noise-port is off. */
+    private ServerNoiseConfig noise() {
+        if (noisePort == ServerConfig.DISABLED) {
+            if (noiseKey != null || noiseGenerateKey) {
+                throw new ParameterException(spec.commandLine(), "--noise-key and --noise-generate-key need --noise-port");
+            }
+            return null;
+        }
+        if (noisePort < ServerConfig.DISABLED || noisePort > 65_535) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: noisePort: " + noisePort
+                    + " (expected: -1..65535)");
+        }
+        if (noiseKey == null) {
+            if (noiseGenerateKey) {
+                throw new ParameterException(spec.commandLine(), "--noise-generate-key needs --noise-key FILE to write it to");
+            }
+            return ServerNoiseConfig.of(NoiseKeyPair.generate());
+        }
+        try {
+            if (noiseGenerateKey && !Files.exists(noiseKey)) {
+                NoiseKeyPair made = NoiseKeyPair.generate();
+                made.write(noiseKey);
+                return ServerNoiseConfig.of(made);
+            }
+            return ServerNoiseConfig.of(NoiseKeyPair.read(noiseKey));
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--noise-key " + noiseKey + ": cannot write it (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage()
+                    + (Files.exists(noiseKey) ? "" : " (add --noise-generate-key to make one)"));
+        }
     }
 
     /** The TLS of the TLS port and --rpc-tls, read from the PEM files; null when neither is asked for. */

@@ -20,6 +20,9 @@ import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcStatus;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseKeyPair;
+import io.ricochet.noise.NoiseMode;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.DevCertificates;
 import io.ricochet.tls.Tls;
@@ -105,7 +108,8 @@ class EchoServerCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--length-field=3", "--idle-timeout=soon", "--transport=dpdk", "--max-frame=0",
         "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7", "--tls-port=0", "--tls-cert=/nonexistent",
-        "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0", "--rpc-token-file=/nonexistent"})
+        "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0", "--rpc-token-file=/nonexistent",
+        "--noise-port=0 --noise-key=/nonexistent", "--noise-generate-key --noise-port=0", "--noise-key=/tmp/k"})
     void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
         try (EchoServerProcess server = EchoServerProcess.start(flag.split(" "))) {
             assertEquals(2, server.awaitExit());
@@ -209,6 +213,33 @@ class EchoServerCliTest {
                 ExecutionException refused = assertThrows(ExecutionException.class, () -> stranger.call(BenchMethods.REVERSE,
                         ByteString.copyFromUtf8("abc")).get(10, TimeUnit.SECONDS));
                 assertEquals(RpcStatus.UNAUTHENTICATED, ((RpcException) refused.getCause()).status());
+            }
+            assertEquals(0, server.terminate(), server.stderr());
+        }
+    }
+
+    /** The Noise port with a key made on first start, and the metrics port bound apart from the service ports. */
+    @Test
+    void servesTheEchoOverNoiseWithAKeyItMadeAndMetricsOnAnotherAddress(@TempDir Path dir) throws Exception {
+        Path keyFile = dir.resolve("noise.key");
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--rpc-port", "-1",
+                "--metrics-port", "0", "--metrics-host", "127.0.0.2", "--noise-port", "0", "--noise-key", keyFile.toString(),
+                "--noise-generate-key")) {
+            InetSocketAddress noise = server.awaitListening("noise");
+            String publicKey = server.awaitLine("noise public-key ");
+            assertEquals(NoiseKeyPair.read(keyFile).publicKeyBase64(), publicKey);
+            InetSocketAddress metrics = server.awaitListening("metrics");
+            assertEquals("127.0.0.2", metrics.getAddress().getHostAddress());
+            ClientNoiseConfig pinned = ClientNoiseConfig.builder(NoiseKeyPair.parsePublicKey(publicKey)).mode(NoiseMode.STREAM)
+                    .keyBits(128).build();
+            try (io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().noise(pinned).build()) {
+                FrameExchange exchange = client.connect(noise).get(10, TimeUnit.SECONDS);
+                ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
+                try {
+                    assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
+                } finally {
+                    reply.release();
+                }
             }
             assertEquals(0, server.terminate(), server.stderr());
         }

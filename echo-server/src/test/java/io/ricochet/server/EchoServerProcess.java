@@ -62,6 +62,18 @@ final class EchoServerProcess implements AutoCloseable {
         throw new AssertionError("no '" + prefix + "' line; stdout " + stdout + ", stderr " + stderr());
     }
 
+    /** The rest of the next stdout line that starts with {@code prefix}. */
+    String awaitLine(String prefix) throws IOException {
+        String line;
+        while ((line = out.readLine()) != null) {
+            stdout.add(line);
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length());
+            }
+        }
+        throw new AssertionError("no '" + prefix + "' line; stdout " + stdout + ", stderr " + stderr());
+    }
+
     List<String> stdoutLines() {
         return stdout;
     }

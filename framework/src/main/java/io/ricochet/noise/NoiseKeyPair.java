@@ -4,6 +4,7 @@ import com.southernstorm.noise.protocol.DHState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -58,7 +59,8 @@ public final class NoiseKeyPair {
         try {
             lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("noise key " + file + ": cannot read it (" + e + ")", e);
+            String why = e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
+            throw new IllegalArgumentException("noise key " + file + ": cannot read it (" + why + ")", e);
         }
         String line = lines.isEmpty() ? "" : lines.get(0).strip();
         try {
