@@ -145,6 +145,9 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "Make a new key into --noise-key FILE (owner-only) if it does not exist yet.")
     boolean noiseGenerateKey;
 
+    @Option(names = "--rpc-noise", description = "Serve the RPC port over the Noise channel too, with the Noise key.")
+    boolean rpcNoise;
+
     @Option(names = "--rpc-token-file", paramLabel = "FILE",
             description = "Admit only RPC clients that authenticate with the token in FILE (its first line); "
                     + "use with --rpc-tls, or the token crosses the network in the clear.")
@@ -161,7 +164,7 @@ final class EchoServerCommand implements Callable<Integer> {
         Tls tls = tls();
         String rpcToken = rpcToken();
         ServerNoiseConfig noise = noise();
-        ServerConfig noiseConfig = noise == null ? null
+        ServerConfig noiseConfig = noise == null || noisePort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(noisePort).udpPort(ServerConfig.DISABLED).build();
         ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
@@ -203,6 +206,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 if (rpcTls) {
                     rpcBuilder.tls(tls);
                 }
+                if (rpcNoise) {
+                    rpcBuilder.noise(noise);
+                }
                 if (rpcToken != null) {
                     rpcBuilder.authenticator(RpcAuthenticator.bearerToken(rpcToken));
                 }
@@ -234,6 +240,8 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 if (noiseServer != null) {
                     out.println("listening noise " + hostPort(noiseServer.tcpAddress()));
+                }
+                if (noise != null) {
                     out.println("noise public-key " + noise.keyPair().publicKeyBase64());
                 }
                 if (rpc != null) {
@@ -328,11 +336,15 @@ final class EchoServerCommand implements Callable<Integer> {
         return token;
     }
 
-    /** The Noise port's key and handshake bound; null when --noise-port is off. */
+    /** The key and handshake bound of the Noise port and --rpc-noise; null when neither is asked for. */
     private ServerNoiseConfig noise() {
-        if (noisePort == ServerConfig.DISABLED) {
+        if (rpcNoise && (rpcTls || rpcPort == ServerConfig.DISABLED)) {
+            throw new ParameterException(spec.commandLine(), rpcTls ? "--rpc-noise with --rpc-tls (expected: one or the other)"
+                    : "--rpc-noise needs the RPC port (--rpc-port is -1)");
+        }
+        if (noisePort == ServerConfig.DISABLED && !rpcNoise) {
             if (noiseKey != null || noiseGenerateKey) {
-                throw new ParameterException(spec.commandLine(), "--noise-key and --noise-generate-key need --noise-port");
+                throw new ParameterException(spec.commandLine(), "--noise-key and --noise-generate-key need --noise-port or --rpc-noise");
             }
             return null;
         }

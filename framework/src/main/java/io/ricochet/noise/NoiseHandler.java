@@ -220,6 +220,9 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         handshakeTimeout.cancel(false);
         handshakeDone.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(NoiseHandshakeCompletionEvent.SUCCESS);
+        if (pending != null || !pendingPromises.isEmpty()) {
+            flush(ctx);
+        }
     }
 
     private void fail(ChannelHandlerContext ctx, NoiseException cause) {
@@ -268,12 +271,12 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             ctx.write(msg, promise);
             return;
         }
-        if (failed || sealing == null) {
+        if (failed) {
             ReferenceCountUtil.release(msg);
-            promise.setFailure(new NoiseException(failed ? "noise: the connection failed" : "noise: a write before the "
-                    + "handshake finished"));
+            promise.setFailure(new NoiseException("noise: the connection failed"));
             return;
         }
+        // Before the handshake is done the write waits here, as TLS's do, and goes out sealed right after it.
         if (!buf.isReadable() && pending == null && pendingPromises.isEmpty()) {
             // An empty write is a marker that completes after the earlier writes: nothing to seal, nothing before it.
             ctx.write(buf, promise);
@@ -294,6 +297,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
 
     @Override
     public void flush(ChannelHandlerContext ctx) {
+        if (sealing == null) {
+            // Still in the handshake: what was written waits for its keys.
+            ctx.flush();
+            return;
+        }
         if (pending != null && pending.isReadable()) {
             sealPending(ctx);
         }

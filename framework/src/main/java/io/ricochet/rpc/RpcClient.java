@@ -69,11 +69,14 @@ public final class RpcClient implements AutoCloseable {
         });
     }
 
-    /** Why a connect failed, in one line; a connection that was made and then lost is a failed TLS handshake. */
+    /** Why a connect failed, in one line; a connection that was made and then lost is a failed TLS or Noise handshake. */
     private String why(Throwable e) {
         String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
         if (group.config().tls() != null && !(e instanceof ConnectException)) {
             return "TLS handshake failed (" + message + "; does the server speak TLS, with a certificate this client trusts?)";
+        }
+        if (group.config().noise() != null && !(e instanceof ConnectException)) {
+            return "Noise handshake failed (" + message + ")";
         }
         return message;
     }

@@ -6,6 +6,7 @@ import static io.ricochet.internal.Checks.positive;
 
 import com.google.protobuf.ByteString;
 import io.ricochet.config.TransportKind;
+import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
 import java.time.Duration;
 
@@ -24,12 +25,13 @@ import java.time.Duration;
  *                         1.5 intervals after the last frame: keep it below half the server's idle timeout
  * @param name             the {@code name} tag of the group's meters, unique per registry
  * @param tls              TLS to the servers, or null for plaintext
+ * @param noise            the Noise channel to the servers, or null; not with {@code tls}
  * @param credential       given to each server with {@code rpc.auth} as a connection opens (see
  *                         {@link RpcAuthenticator}), or null for none
  */
 public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThreads, Duration connectTimeout,
         boolean reconnect, Duration reconnectInitialDelay, Duration reconnectMaxDelay, Duration keepalive,
-        String name, Tls tls, ByteString credential) {
+        String name, Tls tls, ClientNoiseConfig noise, ByteString credential) {
 
     public RpcClientConfig {
         notNull("rpc", rpc);
@@ -43,6 +45,9 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             throw new IllegalArgumentException("keepalive: " + keepalive + " (expected: >= 0)");
         }
         notNull("name", name);
+        if (tls != null && noise != null) {
+            throw new IllegalArgumentException("tls and noise (expected: one or the other)");
+        }
         if (reconnectMaxDelay.compareTo(reconnectInitialDelay) < 0) {
             throw new IllegalArgumentException("reconnectMaxDelay: " + reconnectMaxDelay
                     + " (expected: >= reconnectInitialDelay " + reconnectInitialDelay + ")");
@@ -71,6 +76,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         private Duration keepalive = DEFAULT_KEEPALIVE;
         private String name = "rpc-client";
         private Tls tls;
+        private ClientNoiseConfig noise;
         private ByteString credential;
 
         private Builder() {
@@ -125,6 +131,12 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
             return this;
         }
 
+        /** Connects over the Noise channel (see {@code FrameClient.Builder#noise}). */
+        public Builder noise(ClientNoiseConfig noise) {
+            this.noise = notNull("noise", noise);
+            return this;
+        }
+
         /** Authenticates with the bearer token {@code token} (UTF-8) on every connection, reconnects included. */
         public Builder bearerToken(String token) {
             this.credential = ByteString.copyFromUtf8(notNull("token", token));
@@ -133,7 +145,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
 
         public RpcClientConfig build() {
             return new RpcClientConfig(rpc, transport, ioThreads, connectTimeout, reconnect, reconnectInitialDelay,
-                    reconnectMaxDelay, keepalive, name, tls, credential);
+                    reconnectMaxDelay, keepalive, name, tls, noise, credential);
         }
     }
 }

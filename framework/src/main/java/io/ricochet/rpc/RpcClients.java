@@ -47,6 +47,8 @@ public final class RpcClients implements AutoCloseable {
         }
         if (config.tls() != null) {
             builder.tls(config.tls());
+        } else if (config.noise() != null) {
+            builder.noise(config.noise());
         }
         if (registry != null) {
             builder.meterRegistry(registry, config.name());

@@ -6,6 +6,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.internal.Checks;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.PipelineCustomizer;
@@ -65,6 +66,9 @@ public final class RpcServer implements AutoCloseable {
         }
         if (b.tls != null) {
             frames.tls(b.tls);
+        }
+        if (b.noise != null) {
+            frames.noise(b.noise);
         }
         this.server = frames.build();
     }
@@ -205,6 +209,7 @@ public final class RpcServer implements AutoCloseable {
         private ConnectionBudget budget;
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
+        private ServerNoiseConfig noise;
         private RpcAuthenticator authenticator;
 
         private Builder() {
@@ -272,6 +277,12 @@ public final class RpcServer implements AutoCloseable {
          */
         public Builder authenticator(RpcAuthenticator authenticator) {
             this.authenticator = Checks.notNull("authenticator", authenticator);
+            return this;
+        }
+
+        /** Serves RPC over the Noise channel (see {@link RicochetServer.Builder#noise}). */
+        public Builder noise(ServerNoiseConfig noise) {
+            this.noise = Checks.notNull("noise", noise);
             return this;
         }
 

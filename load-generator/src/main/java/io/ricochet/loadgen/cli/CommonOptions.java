@@ -49,4 +49,7 @@ final class CommonOptions {
 
     @Mixin
     TlsOptions tls = new TlsOptions();
+
+    @Mixin
+    NoiseOptions noise = new NoiseOptions();
 }

@@ -158,6 +158,10 @@ final class ControllerCommand implements Callable<Integer> {
                 // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
                 shards.forEach(shard -> shard.add("--tls-ca=" + resolved.embeddedCa().toAbsolutePath()));
             }
+            if (resolved.embeddedNoiseKey() != null) {
+                // The embedded server's key, which this process pins by default: the workers must pin it too.
+                shards.forEach(shard -> shard.add("--noise-key=" + resolved.embeddedNoiseKey()));
+            }
             if (!onKubernetes && common.report != null) {
                 // Local workers keep their own full reports beside the merged one: raw data for any check.
                 for (int i = 0; i < shards.size(); i++) {

@@ -50,7 +50,8 @@ final class CrrCommand implements ScenarioCommand {
         }
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
-            LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout)).build();
+            LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
+                    .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
                     Scenarios.config("crr", spec), hooks), CrrLoad::new).run();
             RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());

@@ -12,6 +12,7 @@ import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.RicochetServer;
 import java.net.URI;
@@ -28,11 +29,15 @@ final class EmbeddedTarget implements AutoCloseable {
     private final RpcServer rpc;
     private final MetricsEndpoint metrics;
     private final EventLoops loops;
-    private final boolean tls;
+    private final String security;
 
-    /** {@code tls}: the server side of TLS for the TCP and RPC listeners, or null for plaintext. */
-    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc, Tls tls) {
-        this.tls = tls != null;
+    /**
+     * {@code tls}: the server side of TLS for the TCP and RPC listeners, or null; {@code noise}: of the Noise channel
+     * for them, or null.
+     */
+    EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc, Tls tls,
+            ServerNoiseConfig noise) {
+        this.security = tls != null ? " over tls " : noise != null ? " over noise " : " ";
         jvm.bindTo(registry);
         ServerConfig config = ServerConfig.builder()
                 .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
@@ -42,13 +47,23 @@ final class EmbeddedTarget implements AutoCloseable {
         loops = EventLoops.create(TransportKind.AUTO, ioThreads, "embedded-io");
         RicochetServer.Builder echo = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
                 .eventLoops(loops, false).meterRegistry(registry).name("echo");
-        server = (tls == null ? echo : echo.tls(tls)).build().startAndAwait();
+        if (tls != null) {
+            echo.tls(tls);
+        } else if (noise != null) {
+            echo.noise(noise);
+        }
+        server = echo.build().startAndAwait();
         if (withRpc) {
             RpcDispatcher methods = new RpcDispatcher();
             new BenchMethods().registerOn(methods);
             RpcServer.Builder b = RpcServer.builder().config(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build())
                     .dispatcher(methods).agent(true).eventLoops(loops, false).meterRegistry(registry).name("rpc");
-            rpc = (tls == null ? b : b.tls(tls)).build().startAndAwait();
+            if (tls != null) {
+                b.tls(tls);
+            } else if (noise != null) {
+                b.noise(noise);
+            }
+            rpc = b.build().startAndAwait();
         } else {
             rpc = null;
         }
@@ -69,7 +84,7 @@ final class EmbeddedTarget implements AutoCloseable {
     }
 
     String describe() {
-        return "no --target: started an embedded echo server, tcp" + (tls ? " over tls " : " ") + server.tcpAddress().getHostString() + ":"
+        return "no --target: started an embedded echo server, tcp" + security + server.tcpAddress().getHostString() + ":"
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
                 + server.udpAddress().getPort() + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
                 + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl();

@@ -79,7 +79,8 @@ final class RampCommand implements Callable<Integer> {
                         .duration(load.duration).warmup(load.warmup).timeout(load.timeout)
                         .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                         .ioThreads(common.ioThreads).transport(common.io)
-                        .tls(RunSupport.within(target.tls(), load.timeout)).rate(startRate).build();
+                        .tls(RunSupport.within(target.tls(), load.timeout))
+                        .noise(RunSupport.within(target.noise(), load.timeout)).rate(startRate).build();
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
             }

@@ -39,11 +39,12 @@ final class RpcScenarios {
             InetSocketAddress target = resolved.rpc();
             URI scrape = resolved.scrape();
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
-                    common.ioThreads, RunSupport.within(resolved.tls(), timeout));
+                    common.ioThreads, RunSupport.within(resolved.tls(), timeout), RunSupport.within(resolved.noise(), timeout));
             if (warmup > 0) {
                 // The same shape on its own connections; nothing of it is reported, and the server is sampled after it.
                 RpcBenchSpec warm = new RpcBenchSpec(target, clients, warmup, inFlight, size, timeout, common.seed + 1,
-                        common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout));
+                        common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout),
+                        RunSupport.within(resolved.noise(), timeout));
                 err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls") + ", not counted");
                 try (RpcWorkload load = workload.apply(warm)) {
                     new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
@@ -89,6 +90,7 @@ final class RpcScenarios {
         c.put("io_threads", spec.ioThreads());
         c.put("client_io", spec.io().label());
         c.put("tls", spec.tls() == null ? "off" : spec.tls().provider());
+        c.put("noise", spec.noise() == null ? "off" : spec.noise().mode().label() + "/" + spec.noise().keyBits());
         return c;
     }
 }

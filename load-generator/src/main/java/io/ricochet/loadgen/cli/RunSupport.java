@@ -7,6 +7,9 @@ import io.ricochet.loadgen.report.SummaryTable;
 import io.ricochet.loadgen.scenario.LoadRun;
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseKeyPair;
+import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
@@ -28,10 +31,13 @@ final class RunSupport {
      * A target to load and, for the embedded server, its metrics; closes the server afterwards. With
      * {@code --target} every address is that one; {@code rpc} is null for an embedded server without RPC.
      * {@code tls} is the client's TLS (null without --tls); {@code embeddedCa} the embedded server's CA when
-     * the client trusts it by default (so workers must trust it too), else null.
+     * the client trusts it by default (so workers must trust it too), else null. {@code noise} is the client's Noise
+     * channel (null without it); {@code embeddedNoiseKey} the embedded server's public key when the client pins it
+     * (so workers must too), else null.
      */
     record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
-            Tls tls, EmbeddedCertificates certificates, Path embeddedCa) implements AutoCloseable {
+            Tls tls, EmbeddedCertificates certificates, Path embeddedCa, ClientNoiseConfig noise,
+            String embeddedNoiseKey) implements AutoCloseable {
         InetSocketAddress address(Protocol protocol) {
             return protocol == Protocol.UDP ? udp : tcp;
         }
@@ -60,25 +66,39 @@ final class RunSupport {
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
             Duration idleTimeout, boolean withRpc, boolean udp, PrintStream err) {
         common.tls.validate(cli, udp);
+        common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
         if (common.target != null) {
             return new Target(common.target, common.target, common.target, common.scrape, null,
-                    common.tls.client(cli, null), null, null);
+                    common.tls.client(cli, null), null, null, common.noise.config(cli, null, NOISE_HANDSHAKE), null);
         }
+        // With --encrypt and no --noise-key, the embedded server's own key is the one pinned.
+        NoiseKeyPair embeddedKey = common.noise.enabled() ? NoiseKeyPair.generate() : null;
+        ClientNoiseConfig noise = common.noise.config(cli, embeddedKey == null ? null : embeddedKey.publicKey(),
+                NOISE_HANDSHAKE);
         EmbeddedCertificates certificates = common.tls.enabled ? new EmbeddedCertificates() : null;
         try {
             Tls client = common.tls.client(cli, certificates == null ? null : certificates.ca());
             EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout,
-                    withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)));
+                    withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)),
+                    embeddedKey == null ? null : ServerNoiseConfig.of(embeddedKey));
             err.println(embedded.describe());
             return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(), embedded.rpcAddress(),
                     common.scrape != null ? common.scrape : embedded.metricsUri(), embedded, client,
-                    certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca());
+                    certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca(), noise,
+                    embeddedKey == null || common.noise.serverKey != null ? null : embeddedKey.publicKeyBase64());
         } catch (RuntimeException e) {
             if (certificates != null) {
                 certificates.close();
             }
             throw e;
         }
+    }
+
+    private static final Duration NOISE_HANDSHAKE = ServerNoiseConfig.DEFAULT_HANDSHAKE_TIMEOUT;
+
+    /** The client's Noise channel with its handshake bounded by the command's {@code --timeout}, or null without it. */
+    static ClientNoiseConfig within(ClientNoiseConfig noise, Duration timeout) {
+        return noise == null ? null : new ClientNoiseConfig(noise.serverPublicKey(), noise.mode(), noise.keyBits(), timeout);
     }
 
     /** The client's TLS with its handshake bounded by the command's {@code --timeout}, or null without TLS. */

@@ -39,7 +39,8 @@ final class Scenarios {
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
                 idle, load.protocol == Protocol.UDP, err)) {
             LoadSpec spec = builder.target(target.address(load.protocol))
-                    .tls(RunSupport.within(target.tls(), load.timeout)).build();
+                    .tls(RunSupport.within(target.tls(), load.timeout))
+                    .noise(RunSupport.within(target.noise(), load.timeout)).build();
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
         }
     }
@@ -72,6 +73,7 @@ final class Scenarios {
         c.put("io_threads", spec.ioThreads());
         c.put("client_io", spec.transport().label());
         c.put("tls", spec.tls() == null ? "off" : spec.tls().provider());
+        c.put("noise", spec.noise() == null ? "off" : spec.noise().mode().label() + "/" + spec.noise().keyBits());
         return c;
     }
 }

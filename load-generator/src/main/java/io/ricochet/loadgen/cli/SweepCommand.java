@@ -87,7 +87,8 @@ final class SweepCommand implements Callable<Integer> {
             LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
                     .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
                     .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
-                    .tls(RunSupport.within(target.tls(), timeout)).size(1, 1).build();
+                    .tls(RunSupport.within(target.tls(), timeout))
+                    .noise(RunSupport.within(target.noise(), timeout)).size(1, 1).build();
             int step = 0;
             if (!noSizes) {
                 for (int size : sizes(maxSize)) {

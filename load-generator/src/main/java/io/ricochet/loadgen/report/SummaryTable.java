@@ -34,7 +34,7 @@ public final class SummaryTable {
         }
         if (s.handshakeTimeUs() != null) {
             LatencySummary h = s.handshakeTimeUs();
-            out.printf(Locale.ROOT, "tls handshake: %d handshakes, p50 %d  p90 %d  p99 %d  max %d us; %d failed%n",
+            out.printf(Locale.ROOT, "handshake: %d handshakes, p50 %d  p90 %d  p99 %d  max %d us; %d failed%n",
                     h.count(), h.p50(), h.p90(), h.p99(), h.max(), s.handshakeFailures() == null ? 0 : s.handshakeFailures());
         }
         if (s.server() != null && !Double.isNaN(s.server().framesSent())) {

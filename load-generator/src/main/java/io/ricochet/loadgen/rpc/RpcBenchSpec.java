@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.rpc;
 
 import io.ricochet.config.TransportKind;
+import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -18,9 +19,10 @@ import java.time.Duration;
  * @param io          client I/O
  * @param ioThreads   client event loops
  * @param tls         the client's TLS, or null for plaintext
+ * @param noise       the client's Noise channel, or null
  */
 public record RpcBenchSpec(InetSocketAddress target, int clients, long total, int inFlight, int bodySize,
-        Duration timeout, long seed, TransportKind io, int ioThreads, Tls tls) {
+        Duration timeout, long seed, TransportKind io, int ioThreads, Tls tls, ClientNoiseConfig noise) {
 
     /** Units of work of client {@code index}: an even split, the remainder to the first clients. */
     public long shareOf(int index) {

@@ -26,7 +26,12 @@ abstract class RpcLoadBase implements RpcWorkload {
     void openGroup(int maxInFlight) {
         RpcConfig rpc = RpcConfig.builder().maxInFlight(maxInFlight).defaultTimeout(spec.timeout()).build();
         RpcClientConfig.Builder config = RpcClientConfig.builder().rpc(rpc).transport(spec.io()).ioThreads(spec.ioThreads());
-        group = RpcClients.create((spec.tls() == null ? config : config.tls(spec.tls())).build(), null);
+        if (spec.tls() != null) {
+            config.tls(spec.tls());
+        } else if (spec.noise() != null) {
+            config.noise(spec.noise());
+        }
+        group = RpcClients.create(config.build(), null);
     }
 
     /** The fixed body of client or pair {@code index}, derived from the seed. */

@@ -41,7 +41,12 @@ public final class CrrLoad implements Load {
         FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
                 .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
                 .connectTimeout(spec.timeout());
-        this.frames = (spec.tls() == null ? client : client.tls(spec.tls())).build();
+        if (spec.tls() != null) {
+            client.tls(spec.tls());
+        } else if (spec.noise() != null) {
+            client.noise(spec.noise());
+        }
+        this.frames = client.build();
         this.io = frames.eventLoops().transport();
         for (EventExecutor e : frames.eventLoops().group()) {
             loops.add((EventLoop) e);
@@ -91,7 +96,7 @@ public final class CrrLoad implements Load {
                     stats.connectsEstablished.increment();
                     stats.recordConnectTime(System.nanoTime() - begin);
                     // Over TLS every transaction is a full handshake: no session is resumed across connections.
-                    TlsHandshakes.time(connected.channel(), stats, firstFailure);
+                    Handshakes.time(connected.channel(), stats, firstFailure);
                 }
             });
         }

@@ -51,7 +51,12 @@ public final class EchoLoad implements Load {
         FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
                 .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
                 .connectTimeout(spec.timeout());
-        this.frames = (spec.tls() == null ? client : client.tls(spec.tls())).build();
+        if (spec.tls() != null) {
+            client.tls(spec.tls());
+        } else if (spec.noise() != null) {
+            client.noise(spec.noise());
+        }
+        this.frames = client.build();
         this.io = frames.eventLoops().transport();
         int i = 0;
         for (EventExecutor executor : frames.eventLoops().group()) {
@@ -149,7 +154,7 @@ public final class EchoLoad implements Load {
             if (f.isSuccess()) {
                 stats.connectsEstablished.increment();
                 stats.recordConnectTime(System.nanoTime() - begin);
-                TlsHandshakes.time(ch, stats, firstFailure);
+                Handshakes.time(ch, stats, firstFailure);
             } else {
                 stats.connectFailures.increment();
                 firstFailure.compareAndSet(null, f.cause());

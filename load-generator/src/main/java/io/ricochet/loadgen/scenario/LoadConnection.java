@@ -3,10 +3,11 @@ package io.ricochet.loadgen.scenario;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.noise.NoiseHandshakeCompletionEvent;
+import io.ricochet.transport.FrameClient;
 
 /**
  * One client connection's requests: sends them (closed loop: keeps the pipeline full; open loop: at
@@ -39,7 +40,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private long unpublishedOkBytes;
     private final boolean timeBounds;
     private boolean closed;
-    /** False until the connection may send: at once in plaintext, after the handshake over TLS. */
+    /** False until the connection may send: at once in plaintext, after the handshake over TLS or Noise. */
     private boolean ready;
     /** This connection's index in its driver's list, kept by the driver. */
     int driverSlot;
@@ -71,8 +72,8 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         driver.add(this);
         stats.openConnections.incrementAndGet();
-        // Over TLS the requests wait for the handshake, so none of it counts as the first requests' latency.
-        if (ctx.pipeline().get(SslHandler.class) == null) {
+        // Over TLS or Noise the requests wait for the handshake, so none of it counts as the first requests' latency.
+        if (FrameClient.handshakeFuture(ctx.channel()) == null) {
             begin();
         }
         ctx.fireChannelActive();
@@ -80,7 +81,9 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess() && !closed) {
+        boolean handshaken = evt instanceof SslHandshakeCompletionEvent tls ? tls.isSuccess()
+                : evt instanceof NoiseHandshakeCompletionEvent noise && noise.isSuccess();
+        if (handshaken && !closed) {
             begin();
         }
         ctx.fireUserEventTriggered(evt);

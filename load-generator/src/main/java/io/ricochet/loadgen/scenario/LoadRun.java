@@ -137,7 +137,7 @@ public final class LoadRun {
                             startOfMeasurementMillis + (long) (previousElapsed * 1000),
                             startOfMeasurementMillis + (long) (elapsed * 1000), stats.openConnections.get(), delta,
                             primary, spec.openLoop() ? intervalService : null, intervalConnect,
-                            spec.tls() == null ? null : intervalHandshake, handshakeFailures - previousHandshakeFailures));
+                            spec.handshakes() ? intervalHandshake : null, handshakeFailures - previousHandshakeFailures));
                     previousHandshakeFailures = handshakeFailures;
                     previousElapsed = elapsed;
                     progress("run", elapsed, stats, row);
@@ -149,7 +149,7 @@ public final class LoadRun {
                 }
                 RunStats.Counts total = stats.counts().minus(base);
                 Summary summary = summary(load, total, seconds, corrected, service, connect,
-                        spec.tls() == null ? null : handshake, stats.handshakeFailures.sum(), serverBase);
+                        spec.handshakes() ? handshake : null, stats.handshakeFailures.sum(), serverBase);
                 if (report != null) {
                     report.summary(summary);
                 }

@@ -6,6 +6,7 @@ import static io.ricochet.internal.Checks.positive;
 
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
+import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
@@ -20,6 +21,7 @@ import java.util.List;
  *
  * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
  * @param tls         the client's TLS for TCP connections, or null for plaintext
+ * @param noise       the client's Noise channel for TCP connections, or null; not with {@code tls}
  */
 public record LoadSpec(
         InetSocketAddress target,
@@ -41,7 +43,8 @@ public record LoadSpec(
         Duration interval,
         int ioThreads,
         TransportKind transport,
-        Tls tls) {
+        Tls tls,
+        ClientNoiseConfig noise) {
 
     public LoadSpec {
         notNull("target", target);
@@ -70,6 +73,14 @@ public record LoadSpec(
         if (tls != null && protocol == Protocol.UDP) {
             throw new IllegalArgumentException("tls: with protocol udp (expected: tcp)");
         }
+        if (noise != null && (protocol == Protocol.UDP || tls != null)) {
+            throw new IllegalArgumentException("noise: with " + (tls != null ? "tls" : "protocol udp") + " (expected: tcp, alone)");
+        }
+    }
+
+    /** Whether each connection begins with a handshake (TLS or Noise), timed on its own. */
+    public boolean handshakes() {
+        return tls != null || noise != null;
     }
 
     public boolean openLoop() {
@@ -111,6 +122,7 @@ public record LoadSpec(
         b.ioThreads = ioThreads;
         b.transport = transport;
         b.tls = tls;
+        b.noise = noise;
         return b;
     }
 
@@ -135,6 +147,7 @@ public record LoadSpec(
         private int ioThreads = 1;
         private TransportKind transport = TransportKind.AUTO;
         private Tls tls;
+        private ClientNoiseConfig noise;
 
         private Builder(InetSocketAddress target) {
             this.target = target;
@@ -159,11 +172,12 @@ public record LoadSpec(
         public Builder ioThreads(int v) { ioThreads = v; return this; }
         public Builder transport(TransportKind v) { transport = v; return this; }
         public Builder tls(Tls v) { tls = v; return this; }
+        public Builder noise(ClientNoiseConfig v) { noise = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(target, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
                     maxSize, lengthField, duration, warmup, timeout, sourceAddresses, seed, maxRequests, interval,
-                    ioThreads, transport, tls);
+                    ioThreads, transport, tls, noise);
         }
     }
 }

@@ -58,15 +58,16 @@ public final class MetricsScraper {
     }
 
     /**
-     * Whether a frames series is a server's echo protocol (tcp, udp, or tcp inside tls): an RPC port's frames are requests of
-     * another kind, and a client group's are not the server's work. Servers from before the {@code protocol}
+     * Whether a frames series is a server's echo protocol (tcp, udp, or tcp inside tls or noise): an RPC port's
+     * frames are requests of another kind, and a client group's are not the server's work. Servers from before the {@code protocol}
      * and {@code role} tags named the protocol in a {@code transport} tag and counted servers only.
      */
     static boolean echoServerFrames(String line) {
         String protocol = tag(line, "protocol");
         if (protocol != null) {
             return "server".equals(tag(line, "role"))
-                    && (protocol.equals("tcp") || protocol.equals("udp") || protocol.equals("tls"));
+                    && (protocol.equals("tcp") || protocol.equals("udp") || protocol.equals("tls")
+                    || protocol.equals("noise"));
         }
         String transport = tag(line, "transport");
         return "tcp".equals(transport) || "udp".equals(transport);

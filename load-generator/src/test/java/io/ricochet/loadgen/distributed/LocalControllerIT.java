@@ -96,6 +96,20 @@ class LocalControllerIT {
         }
     }
 
+    /** The embedded server serves Noise with a key of its own; the workers are told to pin it. */
+    @Test
+    void workersPinTheEmbeddedNoiseKeyAndTheirHandshakesMerge() throws Exception {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "echo", "--encrypt", "stream", "--key-bits",
+                "128", "--connections", "4", "--pipeline", "4", "--duration", "2s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        assertTrue(merged.get("ok").asLong() > 0, merged.toString());
+        assertEquals(0, merged.get("bad").asLong() + merged.get("errors").asLong(), merged.toString());
+        assertEquals((double) merged.get("ok").asLong(), merged.get("server").get("frames_sent").asDouble());
+        assertEquals(4, merged.get("handshake_time_us").get("count").asLong(), merged.toString());
+        assertEquals(0, merged.get("handshake_failures").asLong());
+    }
+
     @Test
     void anRpcRunSplitsItsClientsAndRequestsExactly() {
         CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "rpc", "--clients", "4", "--requests", "2001",

@@ -1,0 +1,70 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseKeyPair;
+import io.ricochet.noise.NoiseMode;
+import java.time.Duration;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The client side of the Noise channel, for every command that opens TCP connections. */
+final class NoiseOptions {
+    @Option(names = "--noise-key", paramLabel = "PUBKEY",
+            description = "Connect over the Noise channel to a server with this static public key (base64, as the "
+                    + "echo server prints it). Without --target the embedded server serves Noise with a key of its own.")
+    String serverKey;
+
+    @Option(names = "--encrypt", paramLabel = "MODE",
+            description = "Noise mode: package (one message per frame) or stream (one per flushed batch); turns "
+                    + "Noise on (default: package).")
+    String mode;
+
+    @Option(names = "--key-bits", description = "Noise AES-GCM key length, 128 or 256 (default: 256).")
+    Integer keyBits;
+
+    boolean enabled() {
+        return serverKey != null || mode != null;
+    }
+
+    /** Checks the flags agree with each other, TLS and the transport. */
+    void validate(CommandLine cli, boolean udp, boolean tls, boolean embedded) {
+        if (!enabled()) {
+            if (keyBits != null) {
+                throw usage(cli, "--key-bits without --noise-key or --encrypt");
+            }
+            return;
+        }
+        if (udp) {
+            throw usage(cli, "--noise-key or --encrypt with the udp transport (expected: tcp)");
+        }
+        if (tls) {
+            throw usage(cli, "--tls with --noise-key or --encrypt (expected: one or the other)");
+        }
+        if (serverKey == null && !embedded) {
+            throw usage(cli, "--encrypt with --target needs --noise-key (the server's public key, as it prints it)");
+        }
+        config(cli, serverKey == null ? new byte[NoiseKeyPair.KEY_BYTES] : null, Duration.ofSeconds(1));
+    }
+
+    /**
+     * The client's Noise channel, or null without it; {@code embeddedKey} is pinned when {@code --noise-key} was not
+     * given. The handshake is bounded by {@code timeout}.
+     */
+    ClientNoiseConfig config(CommandLine cli, byte[] embeddedKey, Duration timeout) {
+        if (!enabled()) {
+            return null;
+        }
+        try {
+            byte[] pinned = serverKey != null ? NoiseKeyPair.parsePublicKey(serverKey) : embeddedKey;
+            return ClientNoiseConfig.builder(pinned).mode(mode == null ? NoiseMode.PACKAGE : NoiseMode.parse(mode))
+                    .keyBits(keyBits == null ? 256 : keyBits).handshakeTimeout(timeout).build();
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, e.getMessage());
+        }
+    }
+
+    private static ParameterException usage(CommandLine cli, String message) {
+        return new ParameterException(cli, "invalid option value: " + message);
+    }
+}
