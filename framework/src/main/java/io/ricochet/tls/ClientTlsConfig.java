@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A client's TLS: whom it trusts (PEM CA certificates, the JDK's default trust store, or, for tests against
@@ -21,9 +22,16 @@ import java.time.Duration;
  * @param privateKey       its PEM PKCS#8 key, or null
  * @param handshakeTimeout a handshake not finished by then fails the connection
  * @param provider         which TLS implementation
+ * @param keyBits          AES-GCM key length to offer only, 128 or 256; 0 for the provider's defaults. BoringSSL
+ *                         (the OpenSSL provider) cannot restrict TLS 1.3 suites, so with it the client offers TLS 1.2
+ *                         only, whose ECDHE AES-GCM suites it can restrict
  */
 public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificateChain, Path privateKey,
-        Duration handshakeTimeout, TlsProvider provider) {
+        Duration handshakeTimeout, TlsProvider provider, int keyBits) {
+    private static final List<String> AES_128_GCM = List.of("TLS_AES_128_GCM_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256");
+    private static final List<String> AES_256_GCM = List.of("TLS_AES_256_GCM_SHA384",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
 
     public ClientTlsConfig {
         if (insecure && trustedCa != null) {
@@ -35,6 +43,9 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
         }
         Checks.positive("handshakeTimeout", handshakeTimeout);
         Checks.notNull("provider", provider);
+        if (keyBits != 0 && keyBits != 128 && keyBits != 256) {
+            throw new IllegalArgumentException("tls: keyBits " + keyBits + " (expected: 128, 256, or 0 for any)");
+        }
     }
 
     public static Builder builder() {
@@ -45,6 +56,12 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
     public Tls build() {
         SslProvider resolved = provider.resolve();
         SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(resolved).protocols(ServerTlsConfig.PROTOCOLS);
+        if (keyBits != 0) {
+            builder.ciphers(keyBits == 128 ? AES_128_GCM : AES_256_GCM);
+            if (resolved != SslProvider.JDK) {
+                builder.protocols("TLSv1.2");
+            }
+        }
         if (insecure) {
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
         } else if (trustedCa != null) {
@@ -80,6 +97,7 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
         private Path privateKey;
         private Duration handshakeTimeout = Tls.DEFAULT_HANDSHAKE_TIMEOUT;
         private TlsProvider provider = TlsProvider.AUTO;
+        private int keyBits;
 
         private Builder() {
         }
@@ -112,8 +130,15 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
             return this;
         }
 
+        /** Offers only the AES-GCM suites of this key length, 128 or 256 (see the record's {@code keyBits}). */
+        public Builder keyBits(int keyBits) {
+            this.keyBits = keyBits;
+            return this;
+        }
+
         public ClientTlsConfig build() {
-            return new ClientTlsConfig(trustedCa, insecure, certificateChain, privateKey, handshakeTimeout, provider);
+            return new ClientTlsConfig(trustedCa, insecure, certificateChain, privateKey, handshakeTimeout, provider,
+                    keyBits);
         }
     }
 }

@@ -20,8 +20,14 @@ final class NoiseOptions {
                     + "Noise on (default: package).")
     String mode;
 
-    @Option(names = "--key-bits", description = "Noise AES-GCM key length, 128 or 256 (default: 256).")
+    @Option(names = "--key-bits", description = "AES-GCM key length, 128 or 256, of Noise (default: 256) or of --tls "
+            + "(default: the provider's choice; with openssl it means TLS 1.2, as BoringSSL cannot restrict TLS 1.3 suites).")
     Integer keyBits;
+
+    /** The TLS key length asked for, or 0 for the provider's choice. */
+    int tlsKeyBits() {
+        return keyBits == null ? 0 : keyBits;
+    }
 
     boolean enabled() {
         return serverKey != null || mode != null;
@@ -29,9 +35,12 @@ final class NoiseOptions {
 
     /** Checks the flags agree with each other, TLS and the transport. */
     void validate(CommandLine cli, boolean udp, boolean tls, boolean embedded) {
+        if (keyBits != null && keyBits != 128 && keyBits != 256) {
+            throw usage(cli, "--key-bits " + keyBits + " (expected: 128 or 256)");
+        }
         if (!enabled()) {
-            if (keyBits != null) {
-                throw usage(cli, "--key-bits without --noise-key or --encrypt");
+            if (keyBits != null && !tls) {
+                throw usage(cli, "--key-bits without --tls, --noise-key or --encrypt");
             }
             return;
         }

@@ -69,7 +69,8 @@ final class RunSupport {
         common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
         if (common.target != null) {
             return new Target(common.target, common.target, common.target, common.scrape, null,
-                    common.tls.client(cli, null), null, null, common.noise.config(cli, null, NOISE_HANDSHAKE), null);
+                    common.tls.client(cli, null, common.noise.tlsKeyBits()), null, null,
+                    common.noise.config(cli, null, NOISE_HANDSHAKE), null);
         }
         // With --encrypt and no --noise-key, the embedded server's own key is the one pinned.
         NoiseKeyPair embeddedKey = common.noise.enabled() ? NoiseKeyPair.generate() : null;
@@ -77,7 +78,8 @@ final class RunSupport {
                 NOISE_HANDSHAKE);
         EmbeddedCertificates certificates = common.tls.enabled ? new EmbeddedCertificates() : null;
         try {
-            Tls client = common.tls.client(cli, certificates == null ? null : certificates.ca());
+            Tls client = common.tls.client(cli, certificates == null ? null : certificates.ca(),
+                    common.noise.tlsKeyBits());
             EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout,
                     withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)),
                     embeddedKey == null ? null : ServerNoiseConfig.of(embeddedKey));

@@ -72,13 +72,13 @@ final class TlsOptions {
 
     /**
      * The client's TLS, or null without {@code --tls}; {@code embeddedCa} (may be null) is trusted when
-     * neither {@code --tls-ca} nor {@code --insecure} was given. Unreadable files are a usage error.
+     * neither {@code --tls-ca} nor {@code --insecure} was given; {@code keyBits} as {@code --key-bits} (0: any). Unreadable files are a usage error.
      */
-    Tls client(CommandLine cli, Path embeddedCa) {
+    Tls client(CommandLine cli, Path embeddedCa, int keyBits) {
         if (!enabled) {
             return null;
         }
-        ClientTlsConfig.Builder b = ClientTlsConfig.builder().provider(providerChoice(cli));
+        ClientTlsConfig.Builder b = ClientTlsConfig.builder().provider(providerChoice(cli)).keyBits(keyBits);
         if (insecure) {
             b.insecure();
         } else if (ca != null) {

@@ -478,7 +478,9 @@ public final class Controller implements AutoCloseable {
                 first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
-                tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null, server.summary(base), firstError);
+                tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null,
+                first == null || !first.has("tls_session") ? null : first.get("tls_session").asText(), server.summary(base),
+                firstError);
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {
             settings.progress().println(news);

@@ -30,6 +30,7 @@ public record Summary(
         LatencySummary connectTimeUs,
         @JsonInclude(JsonInclude.Include.NON_NULL) LatencySummary handshakeTimeUs,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long handshakeFailures,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tlsSession,
         ServerSummary server,
         String firstError) {
 }

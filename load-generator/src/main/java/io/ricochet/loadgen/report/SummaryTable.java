@@ -36,6 +36,9 @@ public final class SummaryTable {
             LatencySummary h = s.handshakeTimeUs();
             out.printf(Locale.ROOT, "handshake: %d handshakes, p50 %d  p90 %d  p99 %d  max %d us; %d failed%n",
                     h.count(), h.p50(), h.p90(), h.p99(), h.max(), s.handshakeFailures() == null ? 0 : s.handshakeFailures());
+            if (s.tlsSession() != null) {
+                out.println("tls: " + s.tlsSession());
+            }
         }
         if (s.server() != null && !Double.isNaN(s.server().framesSent())) {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client ok %d%s%n",

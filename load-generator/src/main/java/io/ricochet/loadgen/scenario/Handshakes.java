@@ -30,6 +30,10 @@ final class Handshakes {
         handshake.addListener(f -> {
             if (f.isSuccess()) {
                 stats.recordHandshakeTime(System.nanoTime() - connected);
+                if (tls && stats.negotiated.get() == null) {
+                    javax.net.ssl.SSLSession session = ch.pipeline().get(SslHandler.class).engine().getSession();
+                    stats.negotiated.compareAndSet(null, session.getProtocol() + " " + session.getCipherSuite());
+                }
             } else {
                 stats.handshakeFailures.increment();
                 firstFailure.compareAndSet(null, tls ? failure(remote, f.cause()) : noiseFailure(remote, f.cause()));

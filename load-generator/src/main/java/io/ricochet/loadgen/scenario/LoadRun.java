@@ -149,7 +149,7 @@ public final class LoadRun {
                 }
                 RunStats.Counts total = stats.counts().minus(base);
                 Summary summary = summary(load, total, seconds, corrected, service, connect,
-                        spec.handshakes() ? handshake : null, stats.handshakeFailures.sum(), serverBase);
+                        spec.handshakes() ? handshake : null, stats.handshakeFailures.sum(), stats.negotiated.get(), serverBase);
                 if (report != null) {
                     report.summary(summary);
                 }
@@ -187,7 +187,9 @@ public final class LoadRun {
     }
 
     private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,
-            Histogram service, Histogram connect, Histogram handshake, long handshakeFailures, ServerSample serverBase) {
+            Histogram service, Histogram connect, Histogram handshake, long handshakeFailures, String negotiated,
+            ServerSample serverBase) {
+        String tlsSession = negotiated == null ? null : negotiated + " (" + spec.tls().provider() + " client)";
         ServerSummary server = this.server.summary(serverBase);
         Throwable failure = load.firstFailure();
         return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
@@ -196,7 +198,8 @@ public final class LoadRun {
                 round(total.completed() / seconds), round(total.okBytes() / seconds),
                 LatencySummary.of(spec.openLoop() ? corrected : service), latencyKind(),
                 spec.openLoop() ? LatencySummary.of(service) : null, LatencySummary.of(connect),
-                handshake == null ? null : LatencySummary.of(handshake), handshake == null ? null : handshakeFailures, server,
+                handshake == null ? null : LatencySummary.of(handshake), handshake == null ? null : handshakeFailures,
+                tlsSession, server,
                 failure == null ? null : failure.toString());
     }
 

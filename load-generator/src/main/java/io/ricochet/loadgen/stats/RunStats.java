@@ -31,6 +31,9 @@ public final class RunStats {
     public final LongAdder connectsEstablished = new LongAdder();
     public final LongAdder handshakeFailures = new LongAdder();
     public final AtomicInteger openConnections = new AtomicInteger();
+    /** The TLS protocol and suite the first handshake settled on, or null: reported, so a run says what it measured. */
+    public final java.util.concurrent.atomic.AtomicReference<String> negotiated =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /** Runs bounded by a request count are timed from the first send to the last reply. */
     public final java.util.concurrent.atomic.AtomicLong firstSendNanos = new java.util.concurrent.atomic.AtomicLong();
     public final java.util.concurrent.atomic.AtomicLong lastReplyNanos = new java.util.concurrent.atomic.AtomicLong();

@@ -108,7 +108,7 @@ class NoiseCommandsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"--key-bits=128", "--encrypt=zip", "--encrypt=package --key-bits=192",
+    @ValueSource(strings = {"--key-bits=128", "--encrypt=zip", "--encrypt=package --key-bits=192", "--tls --key-bits=64",
         "--encrypt=package --tls", "--encrypt=package --transport=udp", "--noise-key=AAAA",
         "--noise-key=not*base64", "--encrypt=package --target=127.0.0.1:1"})
     void aBadNoiseFlagIsOneLineAndExitTwo(String flags) {
@@ -128,7 +128,7 @@ class NoiseCommandsTest {
         for (String command : List.of("echo", "rr", "crr", "massive", "ramp", "sweep", "rpc", "register")) {
             Cli.Result r = Cli.run(command, "--key-bits", "128");
             assertEquals(2, r.exit(), command + ": " + r.err());
-            assertTrue(r.err().contains("--key-bits without --noise-key or --encrypt"), command + ": " + r.err());
+            assertTrue(r.err().contains("--key-bits without --tls, --noise-key or --encrypt"), command + ": " + r.err());
         }
     }
 }

@@ -59,6 +59,18 @@ class TlsCommandsTest {
         assertEquals((double) transactions, s.get("server").get("frames_sent").asDouble());
     }
 
+    /** --key-bits pins the suite's AES key length; a BoringSSL client can pin it only in TLS 1.2. */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdk 128 TLSv1.3 TLS_AES_128_GCM_SHA256", "jdk 256 TLSv1.3 TLS_AES_256_GCM_SHA384",
+        "openssl 256 TLSv1.2 TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"})
+    void keyBitsPinTheNegotiatedSuite(String expected) {
+        String[] e = expected.split(" ");
+        org.junit.jupiter.api.Assumptions.assumeTrue(e[0].equals("jdk") || io.netty.handler.ssl.OpenSsl.isAvailable());
+        Cli.Result r = Cli.run("rr", "--tls", "--tls-provider", e[0], "--key-bits", e[1], "--duration", "300ms");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("tls: " + e[2] + " " + e[3] + " (" + e[0] + " client)"), r.out());
+    }
+
     @Test
     void theTableShowsTheHandshakeRow() {
         Cli.Result r = Cli.run("rr", "--tls", "--duration", "300ms");
