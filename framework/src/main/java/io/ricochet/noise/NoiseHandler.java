@@ -81,7 +81,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             byte[] serverKey = client.serverPublicKey();
             handshake.getRemotePublicKey().setPublicKey(serverKey, 0);
         } else {
-            handshake.getLocalKeyPair().setPrivateKey(server.keyPair().privateKey(), 0);
+            server.keyPair().copyInto(handshake.getLocalKeyPair());
         }
         handshake.start();
         super.handlerAdded(ctx);

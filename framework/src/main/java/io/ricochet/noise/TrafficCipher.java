@@ -7,7 +7,8 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * One direction of the channel: AES-GCM with the JDK's intrinsics, and Noise's nonce, a counter the peer never
+ * One direction of the channel: AES-GCM with the JDK's intrinsics, on direct buffers (on arrays JDK 17 copies the
+ * whole array when input and output share one, as pooled heap buffers do: 90 us a message), and Noise's nonce, a counter the peer never
  * sends (4 zero bytes, then the counter big-endian). A replayed, dropped, reordered or altered message meets the
  * wrong nonce or key and fails its tag.
  */
