@@ -11,6 +11,7 @@ LINE = re.compile(r"round (\d+) (\S+) (\d+)x(\d+): qps (\d+) p50 (\d+) p99 (\d+)
                   r"(?: suite (\S+))?")
 cells = defaultdict(dict)
 suites = {}
+print_suites = "--suites" in sys.argv
 for line in open(sys.argv[1]):
     m = LINE.search(line)
     if not m:
@@ -22,15 +23,21 @@ for line in open(sys.argv[1]):
     if suite and suite != "-":
         suites[contender] = suite.replace("_", " ").replace(" (openssl client)", "")
 
+LABELS = {"plain": "plaintext", "tls-openssl-128": "TLS, OpenSSL, AES-128", "tls-openssl-256": "TLS, OpenSSL, AES-256",
+          "tls-jdk-128": "TLS, JDK, AES-128", "tls-jdk-256": "TLS, JDK, AES-256",
+          "noise-package-128": "Noise package, AES-128", "noise-package-256": "Noise package, AES-256",
+          "noise-stream-128": "Noise stream, AES-128", "noise-stream-256": "Noise stream, AES-256"}
+
+
 def span(values, fmt):
-    return "%s (%s–%s)" % (fmt % statistics.median(values), fmt % min(values), fmt % max(values))
+    return "%s (%s–%s)" % (fmt.format(statistics.median(values)), fmt.format(min(values)), fmt.format(max(values)))
 
 order = []
 for contender, conns, depth in cells:
     if contender not in order:
         order.append(contender)
 print("| contender | connections × in flight | QPS, median (range) | × plaintext, median (range) | p50 µs | p99 µs | server CPU |")
-print("|---|---|---|---|---|---|---|")
+print("|---|---|---:|---:|---:|---:|---:|")
 for conns, depth in sorted({(c, d) for _, c, d in cells}):
     for contender in order:
         runs = cells.get((contender, conns, depth))
@@ -39,8 +46,13 @@ for conns, depth in sorted({(c, d) for _, c, d in cells}):
         plain = cells[("plain", conns, depth)]
         qps = [r[0] for r in runs.values()]
         ratios = [runs[r][0] / plain[r][0] for r in runs if r in plain]
-        name = contender + (" (" + suites[contender] + ")" if contender in suites else "")
-        print("| %s | %d × %d | %s | %s | %d | %d | %.0f%% |" % (
-            name, conns, depth, span(qps, "%.0f"), span(ratios, "%.2f"),
-            statistics.median(r[1] for r in runs.values()), statistics.median(r[2] for r in runs.values()),
+        name = LABELS.get(contender, contender)
+        print("| %s | %s × %d | %s | %s | %s | %s | %.0f%% |" % (
+            name, "{:,}".format(conns), depth, span(qps, "{:,.0f}"), span(ratios, "{:.2f}"),
+            "{:,}".format(statistics.median(r[1] for r in runs.values())),
+            "{:,}".format(statistics.median(r[2] for r in runs.values())),
             100 * statistics.median(r[3] for r in runs.values())))
+if print_suites:
+    print()
+    for contender, suite in suites.items():
+        print("%s: %s" % (LABELS.get(contender, contender), suite))

@@ -29,6 +29,10 @@ final class CrrCommand implements ScenarioCommand {
     @Option(names = "--concurrency", defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
+    @Option(names = "--tls-resume", description = "Over TLS, resume the session of an earlier transaction where the "
+            + "server allows it, instead of a full handshake per transaction.")
+    boolean resume;
+
     @Override
     public CommonOptions common() {
         return common;
@@ -36,6 +40,9 @@ final class CrrCommand implements ScenarioCommand {
 
     @Override
     public int run(RunHooks hooks) throws Exception {
+        if (resume && !common.tls.enabled) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls");
+        }
         if (load.protocol != Protocol.TCP) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
         }
@@ -53,7 +60,7 @@ final class CrrCommand implements ScenarioCommand {
             LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
-                    Scenarios.config("crr", spec), hooks), CrrLoad::new).run();
+                    Scenarios.config("crr", spec), hooks), s -> new CrrLoad(s, resume)).run();
             RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());
             return RunSupport.exitStatus(summary, common.maxErrorRate);
         }

@@ -479,7 +479,8 @@ public final class Controller implements AutoCloseable {
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
                 tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null,
-                first == null || !first.has("tls_session") ? null : first.get("tls_session").asText(), server.summary(base),
+                first == null || !first.has("tls_session") ? null : first.get("tls_session").asText(),
+                server.summary(base),
                 firstError);
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {

@@ -35,9 +35,16 @@ public final class CrrLoad implements Load {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private volatile boolean sending = true;
+    private final boolean resume;
 
     public CrrLoad(LoadSpec spec) {
+        this(spec, false);
+    }
+
+    /** @param resume over TLS, let transactions resume earlier sessions instead of a full handshake each */
+    public CrrLoad(LoadSpec spec, boolean resume) {
         this.spec = spec;
+        this.resume = resume;
         FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
                 .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
                 .connectTimeout(spec.timeout());
@@ -95,7 +102,7 @@ public final class CrrLoad implements Load {
                 } else {
                     stats.connectsEstablished.increment();
                     stats.recordConnectTime(System.nanoTime() - begin);
-                    // Over TLS every transaction is a full handshake: no session is resumed across connections.
+                    // Over TLS every transaction is a handshake: a full one unless --tls-resume lets it resume.
                     Handshakes.time(connected.channel(), stats, firstFailure);
                 }
             });
@@ -142,9 +149,9 @@ public final class CrrLoad implements Load {
                 }
                 long now = System.nanoTime();
                 long base = payload.base(worker.id, seq);
-                // No resumption: the next transaction's handshake must be a full one, as crr measures.
+                // Without --tls-resume, no resumption: the next transaction's handshake must be a full one.
                 SslHandler ssl = ctx.pipeline().get(SslHandler.class);
-                if (ssl != null) {
+                if (ssl != null && !resume) {
                     ssl.engine().getSession().invalidate();
                 }
                 if (Payload.verifyReversed(body, base, payload.size(base))) {

@@ -149,7 +149,8 @@ public final class LoadRun {
                 }
                 RunStats.Counts total = stats.counts().minus(base);
                 Summary summary = summary(load, total, seconds, corrected, service, connect,
-                        spec.handshakes() ? handshake : null, stats.handshakeFailures.sum(), stats.negotiated.get(), serverBase);
+                        spec.handshakes() ? handshake : null, stats.handshakeFailures.sum(), stats.negotiated.get(),
+                        serverBase);
                 if (report != null) {
                     report.summary(summary);
                 }

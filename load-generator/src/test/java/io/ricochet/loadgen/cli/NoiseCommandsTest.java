@@ -124,6 +124,13 @@ class NoiseCommandsTest {
     }
 
     @Test
+    void tlsResumeNeedsTls() {
+        Cli.Result r = Cli.run("crr", "--tls-resume", "--duration", "1s");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--tls-resume without --tls"), r.err());
+    }
+
+    @Test
     void everyTcpCommandTakesTheFlags() {
         for (String command : List.of("echo", "rr", "crr", "massive", "ramp", "sweep", "rpc", "register")) {
             Cli.Result r = Cli.run(command, "--key-bits", "128");

@@ -71,6 +71,20 @@ class TlsCommandsTest {
         assertTrue(r.out().contains("tls: " + e[2] + " " + e[3] + " (" + e[0] + " client)"), r.out());
     }
 
+    /** With --tls-resume the client keeps its sessions and offers them; every transaction is still verified. */
+    @ParameterizedTest
+    @ValueSource(strings = {"openssl", "jdk"})
+    void crrWithSessionResumptionVerifiesEveryTransaction(String provider) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(provider.equals("jdk") || io.netty.handler.ssl.OpenSsl.isAvailable());
+        Cli.Result r = Cli.run("crr", "--tls", "--tls-resume", "--tls-provider", provider, "--duration", "1s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertTrue(s.get("ok").asLong() > 0, r.out());
+        assertEquals(s.get("requests").asLong(), s.get("ok").asLong(), r.out());
+        assertEquals((double) s.get("ok").asLong(), s.get("server").get("frames_sent").asDouble(), r.out());
+        assertEquals(s.get("requests").asLong(), s.get("handshake_time_us").get("count").asLong(), r.out());
+    }
+
     @Test
     void theTableShowsTheHandshakeRow() {
         Cli.Result r = Cli.run("rr", "--tls", "--duration", "300ms");
