@@ -22,6 +22,10 @@ public record ClientNoiseConfig(byte[] serverPublicKey, NoiseMode mode, int keyB
                     + NoiseKeyPair.KEY_BYTES + ")");
         }
         serverPublicKey = serverPublicKey.clone();
+        if (LowOrderPoints.contains(serverPublicKey)) {
+            // X25519 with such a point yields a secret anyone can compute: the pin would authenticate nobody.
+            throw new IllegalArgumentException("serverPublicKey: a low-order point (expected: a server's public key)");
+        }
         Checks.notNull("mode", mode);
         if (keyBits != 128 && keyBits != 256) {
             throw new IllegalArgumentException("keyBits: " + keyBits + " (expected: 128 or 256)");

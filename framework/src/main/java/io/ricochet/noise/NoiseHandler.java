@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * The Noise channel under the framing (docs/protocol.md, "The Noise channel"): first in the pipeline, it runs the
  * NK handshake, then opens each inbound message into plaintext for the frame decoder, and seals outbound frames
  * at flush, one message per frame ({@link NoiseMode#PACKAGE}) or one per flush ({@link NoiseMode#STREAM}). A
- * failed handshake or a message that fails its check counts {@code kind=noise} and closes the connection.
+ * failed handshake closes the connection at once; a transport message that fails its check ends the input there,
+ * as a malformed frame does: the frames before it are served, then the session closes. Either counts
+ * {@code kind=noise}.
  */
 public final class NoiseHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final Logger log = LoggerFactory.getLogger(NoiseHandler.class);
@@ -47,9 +49,13 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     private TrafficCipher sealing;
     private TrafficCipher opening;
     private boolean failed;
+    /** A transport message failed: the input from there on is discarded while owed replies still go out. */
+    private boolean inputFailed;
     /** Plaintext written since the last flush, and the writes' promises. */
     private ByteBuf pending;
     private final List<ChannelPromise> pendingPromises = new ArrayList<>(4);
+    /** Where in {@link #pending} each promise's write ends: its promise completes only once that much is sealed. */
+    private int[] promiseEnds = new int[4];
 
     private NoiseHandler(ServerNoiseConfig server, ClientNoiseConfig client, int lengthWidth, ConnectionStats stats) {
         this.server = server;
@@ -111,13 +117,21 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (inputFailed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         while (!failed && in.readableBytes() >= NoiseProtocol.LENGTH_BYTES) {
             int length = in.getUnsignedShort(in.readerIndex());
             boolean handshaking = handshake != null;
             if (handshaking ? length == 0 || length > NoiseProtocol.MAX_HANDSHAKE_MESSAGE
                     : length <= NoiseProtocol.TAG_BYTES) {
-                fail(ctx, new NoiseException("noise: a " + (handshaking ? "handshake" : "transport") + " message of "
-                        + length + " bytes"));
+                String why = "noise: a " + (handshaking ? "handshake" : "transport") + " message of " + length + " bytes";
+                if (handshaking) {
+                    fail(ctx, new NoiseException(why));
+                } else {
+                    failInput(in, why, null);
+                }
                 return;
             }
             if (in.readableBytes() < NoiseProtocol.LENGTH_BYTES + length) {
@@ -131,6 +145,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             } else {
                 ByteBuf plain = open(ctx, in, length);
                 if (plain == null) {
+                    failInput(in, "noise: a message failed its check (altered, replayed or out of order)", null);
                     return;
                 }
                 out.add(plain);
@@ -145,7 +160,6 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             opening.open(in.nioBuffer(in.readerIndex(), length), plain.nioBuffer(0, plainLength));
         } catch (GeneralSecurityException | RuntimeException e) {
             plain.release();
-            fail(ctx, new NoiseException("noise: a message failed its check (altered, replayed or out of order)", e));
             return null;
         }
         in.skipBytes(length);
@@ -169,6 +183,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         }
         int keyBytes;
         if (client != null) {
+            if (payloadLength != 0) {
+                fail(ctx, new NoiseException("noise handshake failed: the server's answer carries " + payloadLength
+                        + " bytes of payload (expected: none)"));
+                return;
+            }
             sendMode = client.mode();
             keyBytes = client.keyBytes();
         } else {
@@ -225,6 +244,29 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         }
     }
 
+    /**
+     * Ends the input at a bad transport message: counted once, the rest discarded, and a {@link NoiseDecoderException}
+     * thrown after the messages before it have been opened. The decoder hands those on first; the session then
+     * answers them and closes, as after a malformed frame.
+     */
+    private void failInput(ByteBuf in, String why, Throwable cause) {
+        inputFailed = true;
+        stats.protocolError(ProtocolErrorKind.NOISE);
+        stats.closing(CloseReason.PROTOCOL_ERROR);
+        in.skipBytes(in.readableBytes());
+        throw new NoiseDecoderException(why, cause);
+    }
+
+    @Override
+    protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        decode(ctx, in, out);
+        if (!failed && !inputFailed && in.isReadable()) {
+            // The stream ended inside a message: as a partial frame does on the plaintext port.
+            stats.protocolError(ProtocolErrorKind.TRUNCATED);
+            in.skipBytes(in.readableBytes());
+        }
+    }
+
     private void fail(ChannelHandlerContext ctx, NoiseException cause) {
         if (failed) {
             return;
@@ -268,7 +310,15 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (!(msg instanceof ByteBuf buf)) {
-            ctx.write(msg, promise);
+            // Fail closed: anything not sealed here (a FileRegion, say) would leave in the clear.
+            ReferenceCountUtil.release(msg);
+            promise.setFailure(new NoiseException("noise: cannot seal a " + msg.getClass().getSimpleName()
+                    + " (expected: ByteBuf)"));
+            return;
+        }
+        if (!promise.setUncancellable()) {
+            // Cancelled before it was written: dropped, as Netty drops a cancelled write.
+            buf.release();
             return;
         }
         if (failed) {
@@ -291,6 +341,10 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             buf.release();
         }
         if (!promise.isVoid()) {
+            if (pendingPromises.size() == promiseEnds.length) {
+                promiseEnds = java.util.Arrays.copyOf(promiseEnds, promiseEnds.length * 2);
+            }
+            promiseEnds[pendingPromises.size()] = pending.writerIndex();
             pendingPromises.add(promise);
         }
     }
@@ -305,9 +359,9 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         if (pending != null && pending.isReadable()) {
             sealPending(ctx);
         }
-        if (!pendingPromises.isEmpty()) {
+        if (!pendingPromises.isEmpty() && (pending == null || !pending.isReadable())) {
             // Only empty writes (markers) since the last seal: they complete after what went before them.
-            writeSealed(ctx, Unpooled.EMPTY_BUFFER);
+            writeSealed(ctx, Unpooled.EMPTY_BUFFER, Integer.MAX_VALUE);
         }
         ctx.flush();
     }
@@ -339,23 +393,29 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             return;
         }
         pending.readerIndex(end);
+        writeSealed(ctx, sealed, end);
         if (!pending.isReadable()) {
             pending.release();
             pending = null;
         }
-        writeSealed(ctx, sealed);
     }
 
-    private void writeSealed(ChannelHandlerContext ctx, ByteBuf sealed) {
-        int promises = pendingPromises.size();
-        if (promises == 0) {
+    /** Writes what was sealed; the promises of the writes that ended by {@code sealedEnd} complete with it. */
+    private void writeSealed(ChannelHandlerContext ctx, ByteBuf sealed, int sealedEnd) {
+        int done = 0;
+        while (done < pendingPromises.size() && promiseEnds[done] <= sealedEnd) {
+            done++;
+        }
+        if (done == 0) {
             ctx.write(sealed, ctx.voidPromise());
-        } else if (promises == 1) {
+        } else if (done == 1) {
             ctx.write(sealed, pendingPromises.get(0));
         } else {
-            ctx.write(sealed).addListener(new PromiseNotifier<>(pendingPromises.toArray(new ChannelPromise[0])));
+            ctx.write(sealed).addListener(new PromiseNotifier<>(pendingPromises.subList(0, done).toArray(new ChannelPromise[0])));
         }
-        pendingPromises.clear();
+        // A partial frame's write waits for the rest of its frame.
+        pendingPromises.subList(0, done).clear();
+        System.arraycopy(promiseEnds, done, promiseEnds, 0, pendingPromises.size());
     }
 
     private int sealedSize(int start, int end) {

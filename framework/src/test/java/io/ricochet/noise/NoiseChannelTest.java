@@ -105,6 +105,53 @@ class NoiseChannelTest {
         }
     }
 
+    /** Regression: replies owed for the messages before a bad one in the same read were dropped. */
+    @Test
+    void theFramesBeforeABadMessageAreAnsweredThenTheConnectionCloses() throws Exception {
+        try (RicochetServer s = start(TestServers.config(TransportKind.AUTO).build());
+             RawNoiseClient raw = new RawNoiseClient(s.tcpAddress(), KEY.publicKey(), NoiseMode.PACKAGE, 16, 2)) {
+            byte[] first = raw.seal(bytes("first"));
+            byte[] second = raw.seal(bytes("second"));
+            byte[] third = raw.seal(bytes("third"));
+            third[4] ^= 0x40;
+            java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream();
+            batch.write(first);
+            batch.write(second);
+            batch.write(third);
+            raw.sendRaw(batch.toByteArray());
+            assertArrayEquals(bytes("tsrif"), raw.receive());
+            assertArrayEquals(bytes("dnoces"), raw.receive());
+            assertTrue(raw.isClosedByServer(), "the altered third message was accepted");
+            awaitNoiseErrors(1);
+            await().atMost(10, TimeUnit.SECONDS).until(() -> Meters.closed(registry, "tcp", "protocol_error") == 1.0);
+        }
+    }
+
+    @Test
+    void aStreamThatEndsInsideAMessageIsCountedTruncated() throws Exception {
+        try (RicochetServer s = start(TestServers.config(TransportKind.AUTO).build());
+             RawNoiseClient raw = new RawNoiseClient(s.tcpAddress(), KEY.publicKey(), NoiseMode.PACKAGE, 16, 2)) {
+            byte[] message = raw.seal(bytes("cut short"));
+            raw.sendRaw(java.util.Arrays.copyOf(message, message.length - 3));
+            raw.shutdownOutput();
+            assertTrue(raw.isClosedByServer());
+            await().atMost(10, TimeUnit.SECONDS).until(() -> Meters.protocolErrors(registry, "tcp", "truncated") == 1.0);
+            assertEquals(0.0, Meters.protocolErrors(registry, "tcp", "noise"));
+        }
+    }
+
+    @Test
+    void aLowOrderPointCannotBePinned() {
+        byte[] zero = new byte[32];
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClientNoiseConfig.builder(zero).build());
+        assertEquals("serverPublicKey: a low-order point (expected: a server's public key)", e.getMessage());
+        byte[] one = new byte[32];
+        one[0] = 1;
+        one[31] = (byte) 0x80;
+        assertThrows(IllegalArgumentException.class, () -> ClientNoiseConfig.builder(one).build());
+    }
+
     @Test
     void aReplayedMessageClosesTheConnection() throws Exception {
         try (RicochetServer s = start(TestServers.config(TransportKind.AUTO).build());

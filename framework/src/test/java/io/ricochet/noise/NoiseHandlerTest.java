@@ -1,7 +1,9 @@
 package io.ricochet.noise;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +84,36 @@ class NoiseHandlerTest {
             plain.release();
         }
         assertNull(pair[1].readInbound());
+        closeBoth(pair);
+    }
+
+    /** Regression: a write holding part of a frame was reported done before any of it was sealed. */
+    @Test
+    void inPackageModeAWriteOfPartOfAFrameCompletesOnlyWithItsFrame() {
+        EmbeddedChannel[] pair = handshaken(NoiseMode.PACKAGE);
+        EmbeddedChannel client = pair[0];
+        byte[] frame = Frames.encode(2, new byte[] {5, 6, 7, 8});
+        ChannelFuture head = client.writeAndFlush(Unpooled.wrappedBuffer(frame, 0, 3));
+        assertFalse(head.isDone(), "part of a frame was reported written before it was sealed");
+        assertNull(client.readOutbound());
+        ChannelFuture rest = client.writeAndFlush(Unpooled.wrappedBuffer(frame, 3, frame.length - 3));
+        assertTrue(head.isSuccess() && rest.isSuccess());
+        carry(client, pair[1]);
+        ByteBuf plain = pair[1].readInbound();
+        assertArrayEquals(frame, ByteBufUtil.getBytes(plain));
+        plain.release();
+        closeBoth(pair);
+    }
+
+    /** Fail closed: a message the handler cannot seal is refused, never sent as it is. */
+    @Test
+    void aWriteThatIsNotABufferIsRefused() {
+        EmbeddedChannel[] pair = handshaken(NoiseMode.STREAM);
+        io.netty.buffer.ByteBufHolder holder = new io.netty.buffer.DefaultByteBufHolder(Unpooled.wrappedBuffer(new byte[] {1}));
+        ChannelFuture refused = pair[0].writeAndFlush(holder);
+        assertInstanceOf(NoiseException.class, refused.cause());
+        assertNull(pair[0].readOutbound());
+        assertEquals(0, holder.refCnt());
         closeBoth(pair);
     }
 

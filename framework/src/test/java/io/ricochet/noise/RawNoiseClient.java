@@ -60,6 +60,10 @@ final class RawNoiseClient implements AutoCloseable {
         return Arrays.copyOfRange(frame, width, frame.length);
     }
 
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
     boolean isClosedByServer() throws IOException {
         return socket.isClosedByServer();
     }
