@@ -53,7 +53,8 @@ final class NoiseOptions {
         if (serverKey == null && !embedded) {
             throw usage(cli, "--encrypt with --target needs --noise-key (the server's public key, as it prints it)");
         }
-        config(cli, serverKey == null ? new byte[NoiseKeyPair.KEY_BYTES] : null, Duration.ofSeconds(1));
+        // Checks the mode and key length now; the embedded server's key, made later, stands in for --noise-key.
+        config(cli, serverKey == null ? NoiseKeyPair.generate().publicKey() : null, Duration.ofSeconds(1));
     }
 
     /**

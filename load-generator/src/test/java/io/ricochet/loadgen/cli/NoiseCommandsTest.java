@@ -110,7 +110,8 @@ class NoiseCommandsTest {
     @ParameterizedTest
     @ValueSource(strings = {"--key-bits=128", "--encrypt=zip", "--encrypt=package --key-bits=192", "--tls --key-bits=64",
         "--encrypt=package --tls", "--encrypt=package --transport=udp", "--noise-key=AAAA",
-        "--noise-key=not*base64", "--encrypt=package --target=127.0.0.1:1"})
+        "--noise-key=not*base64", "--encrypt=package --target=127.0.0.1:1",
+        "--noise-key=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})
     void aBadNoiseFlagIsOneLineAndExitTwo(String flags) {
         List<String> args = new ArrayList<>(List.of("echo", "--duration", "1s"));
         args.addAll(List.of(flags.split(" ")));
