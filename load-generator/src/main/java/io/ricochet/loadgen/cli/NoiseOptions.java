@@ -53,8 +53,16 @@ final class NoiseOptions {
         if (serverKey == null && !embedded) {
             throw usage(cli, "--encrypt with --target needs --noise-key (the server's public key, as it prints it)");
         }
-        // Checks the mode and key length now; the embedded server's key, made later, stands in for --noise-key.
-        config(cli, serverKey == null ? NoiseKeyPair.generate().publicKey() : null, Duration.ofSeconds(1));
+        if (serverKey != null) {
+            config(cli, null, Duration.ofSeconds(1));
+        } else if (mode != null) {
+            // The embedded server's key, made later, will be pinned: only the mode is left to check now.
+            try {
+                NoiseMode.parse(mode);
+            } catch (IllegalArgumentException e) {
+                throw usage(cli, e.getMessage());
+            }
+        }
     }
 
     /**

@@ -45,15 +45,7 @@ public final class CrrLoad implements Load {
     public CrrLoad(LoadSpec spec, boolean resume) {
         this.spec = spec;
         this.resume = resume;
-        FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
-                .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
-                .connectTimeout(spec.timeout());
-        if (spec.tls() != null) {
-            client.tls(spec.tls());
-        } else if (spec.noise() != null) {
-            client.noise(spec.noise());
-        }
-        this.frames = client.build();
+        this.frames = spec.newClient();
         this.io = frames.eventLoops().transport();
         for (EventExecutor e : frames.eventLoops().group()) {
             loops.add((EventLoop) e);

@@ -48,15 +48,7 @@ public final class EchoLoad implements Load {
 
     public EchoLoad(LoadSpec spec) {
         this.spec = spec;
-        FrameClient.Builder client = FrameClient.builder().transport(spec.transport(), spec.ioThreads())
-                .lengthField(spec.lengthField()).maxFrame(spec.lengthField().largestMaxFrame())
-                .connectTimeout(spec.timeout());
-        if (spec.tls() != null) {
-            client.tls(spec.tls());
-        } else if (spec.noise() != null) {
-            client.noise(spec.noise());
-        }
-        this.frames = client.build();
+        this.frames = spec.newClient();
         this.io = frames.eventLoops().transport();
         int i = 0;
         for (EventExecutor executor : frames.eventLoops().group()) {

@@ -8,6 +8,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
+import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -76,6 +77,18 @@ public record LoadSpec(
         if (noise != null && (protocol == Protocol.UDP || tls != null)) {
             throw new IllegalArgumentException("noise: with " + (tls != null ? "tls" : "protocol udp") + " (expected: tcp, alone)");
         }
+    }
+
+    /** The client this load connects with: its I/O, framing and connect timeout, over TLS or Noise if asked. */
+    FrameClient newClient() {
+        FrameClient.Builder client = FrameClient.builder().transport(transport, ioThreads).lengthField(lengthField)
+                .maxFrame(lengthField.largestMaxFrame()).connectTimeout(timeout);
+        if (tls != null) {
+            client.tls(tls);
+        } else if (noise != null) {
+            client.noise(noise);
+        }
+        return client.build();
     }
 
     /** Whether each connection begins with a handshake (TLS or Noise), timed on its own. */
