@@ -1,41 +1,49 @@
 #!/usr/bin/env bash
-# Measures the load generator against an independent native epoll client (native-echo-client/echo_client.c):
-# the same echo server (its own process, one I/O thread), the same connections, pipeline depth and body size,
-# one client thread each, closed loop, run one after the other. Prints both rates and the ratio.
+# The load generator against an independent native epoll client (native-echo-client/echo_client.c), both driving
+# the C epoll echo server (native-echo-server/echo_server.c), which is faster than either: the generator is the
+# thing measured. Same connections, depth and body size, closed loop, one client thread each (IO_THREADS=2 gives
+# the generator two). Clients are interleaved round by round; the summary gives the median and range of each rate
+# and of the ratio within a round.
 #
-# usage: bench/compare-native-client.sh [SECONDS] [CONNECTIONS:DEPTH:SIZE ...]
-# Needs: the built jars (mvn -B -ntp -DskipTests package) and gcc.
+# usage: bench/compare-native-client.sh [ROUNDS] [SECONDS] [CONNECTIONS:DEPTH:SIZE ...]
+# Needs the built jars (mvn -B -ntp -DskipTests package) and gcc. Writes target/bench/native-client.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_PER_RUN=${1:-10}
-shift || true
+ROUNDS=${1:-3}
+SECS=${2:-5}
+shift 2 || shift $# || true
 CASES=("$@")
-if [ ${#CASES[@]} -eq 0 ]; then
-  CASES=("1:1:64" "10:1:64" "10:16:64" "100:16:64" "100:16:1024")
-fi
+[ ${#CASES[@]} -gt 0 ] || CASES=("1:1:64" "100:1:64" "100:16:64" "100:16:1024")
+IO_THREADS=${IO_THREADS:-1}
 OUT=target/bench
 mkdir -p "$OUT"
 gcc -O2 -Wall -o "$OUT/echo_client" bench/native-echo-client/echo_client.c
+gcc -O2 -Wall -o "$OUT/echo_server" bench/native-echo-server/echo_server.c
 
-java -jar echo-server/target/echo-server.jar --tcp-port 0 --udp-port -1 --metrics-port -1 --io-threads 1 \
-  --idle-timeout 10m > "$OUT/server.out" 2> "$OUT/server.err" &
+"$OUT/echo_server" 0 > "$OUT/c-server.out" &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do grep -q "listening tcp" "$OUT/server.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/server.out")
-echo "echo server pid $SERVER on 127.0.0.1:$PORT ($(grep -o 'transport auto: [a-z_]*' "$OUT/server.err" || echo io))"
+for _ in $(seq 100); do grep -q "listening tcp" "$OUT/c-server.out" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/c-server.out")
+echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores," \
+  "C epoll server pid $SERVER on 127.0.0.1:$PORT, generator --io-threads $IO_THREADS, ${SECS}s per run" \
+  | tee "$OUT/native-client.txt"
 
-# Warm the server's JIT once before measuring anything.
-java -jar load-generator/target/load-generator.jar echo --target "127.0.0.1:$PORT" --duration 5s --connections 10 \
-  --pipeline 16 --json > /dev/null 2>&1 || true
-
-printf '%-24s %14s %14s %8s\n' "connections:depth:size" "native (q/s)" "ricochet (q/s)" "ratio"
-for c in "${CASES[@]}"; do
-  IFS=: read -r CONN DEPTH SIZE <<< "$c"
-  NATIVE=$("$OUT/echo_client" 127.0.0.1 "$PORT" "$CONN" "$DEPTH" "$SIZE" "$SECONDS_PER_RUN" | sed 's/.*= \([0-9]*\) replies.*/\1/')
-  RICOCHET=$(java -jar load-generator/target/load-generator.jar echo --target "127.0.0.1:$PORT" --io-threads 1 \
-    --connections "$CONN" --pipeline "$DEPTH" --size "$SIZE" --warmup 3s --duration "${SECONDS_PER_RUN}s" --json 2>/dev/null \
-    | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["qps"]))')
-  RATIO=$(python3 -c "print(f'{$RICOCHET / $NATIVE:.2f}')")
-  printf '%-24s %14s %14s %8s\n' "$c" "$NATIVE" "$RICOCHET" "$RATIO"
+native() { "$OUT/echo_client" 127.0.0.1 "$PORT" "$1" "$2" "$3" "$SECS" | sed 's/.*= \([0-9]*\) replies.*/\1/'; }
+ricochet() {
+  java -jar load-generator/target/load-generator.jar echo --target "127.0.0.1:$PORT" --io-threads "$IO_THREADS" \
+    --connections "$1" --pipeline "$2" --size "$3" --warmup 3s --duration "${SECS}s" --json 2>/dev/null \
+    | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s["bad"] == 0 and s["errors"] == 0, s; print(round(s["qps"]))'
+}
+for round in $(seq "$ROUNDS"); do
+  for c in "${CASES[@]}"; do
+    IFS=: read -r CONN DEPTH SIZE <<< "$c"
+    # Alternate which client goes first.
+    if [ $((round % 2)) -eq 1 ]; then order=(native ricochet); else order=(ricochet native); fi
+    for who in "${order[@]}"; do
+      echo "$round $c $who $($who "$CONN" "$DEPTH" "$SIZE")" | tee -a "$OUT/native-client.txt"
+    done
+  done
 done
+echo
+python3 bench/ratio-summary.py --ratio ricochet/native "$OUT/native-client.txt" | tee -a "$OUT/native-client.txt"

@@ -8,8 +8,13 @@ public final class BodyReverser {
     }
 
     public static void reverseInPlace(ByteBuf buf) {
-        int left = buf.readerIndex();
-        int right = buf.writerIndex() - 8;
+        reverseInPlace(buf, buf.readerIndex(), buf.readableBytes());
+    }
+
+    /** Reverses {@code buf[index, index + length)} in place. */
+    public static void reverseInPlace(ByteBuf buf, int index, int length) {
+        int left = index;
+        int right = index + length - 8;
         // Swap whole longs from both ends while they do not overlap; Long.reverseBytes reverses within each.
         while (right - left >= 8) {
             long l = buf.getLong(left);

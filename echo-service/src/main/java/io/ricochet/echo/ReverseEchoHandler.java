@@ -1,15 +1,13 @@
 package io.ricochet.echo;
 
 import io.netty.buffer.ByteBuf;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.InPlaceFrameHandler;
 
 /** The reference protocol: answers every frame with the same frame, body reversed, in place. Stateless. */
-public final class ReverseEchoHandler implements FrameHandler {
+public final class ReverseEchoHandler implements InPlaceFrameHandler {
 
     @Override
-    public void onFrame(FrameSession session, ByteBuf body) {
-        BodyReverser.reverseInPlace(body);
-        session.send(body);
+    public void rewrite(ByteBuf buf, int index, int length) {
+        BodyReverser.reverseInPlace(buf, index, length);
     }
 }

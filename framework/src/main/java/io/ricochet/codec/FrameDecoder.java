@@ -34,6 +34,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private boolean failed;
     /** Whether an encoder frames replies in place through this decoder: only then is vouching worth its cost. */
     private boolean vouching;
+    /** Whether each read's complete frames go downstream as one {@link FrameRun}, not one body each. */
+    private boolean runs;
     /** The read buffer whose frames are being handed downstream, retained until the handing is over. */
     private ByteBuf pinned;
     /** The frame being handed downstream now, and where its index 0 is: an address, or an array and offset. */
@@ -94,6 +96,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
+        if (runs) {
+            decodeRun(in, out);
+            return;
+        }
         if (in.readableBytes() < width) {
             return;
         }
@@ -117,6 +123,48 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             handingDown(in, frame);
         }
         out.add(frame);
+    }
+
+    /**
+     * Every complete frame in {@code in} as one {@link FrameRun}. A bad length fails as soon as its field is
+     * readable, after the run of the good frames before it has gone downstream.
+     */
+    private void decodeRun(ByteBuf in, List<Object> out) {
+        int start = in.readerIndex();
+        int end = in.writerIndex();
+        int at = start;
+        int count = 0;
+        DecoderException failure = null;
+        while (end - at >= width) {
+            long length = FrameHeader.getLength(in, at, width);
+            if (length == 0 || length > maxFrame) {
+                failure = length == 0 ? new EmptyFrameException(maxFrame) : new FrameTooLongException(length, maxFrame);
+                break;
+            }
+            if (end - at - width < length) {
+                break;
+            }
+            at += width + (int) length;
+            count++;
+        }
+        if (count > 0) {
+            out.add(new FrameRun(in.retainedSlice(start, at - start), count, width));
+            in.readerIndex(at);
+            stats.framesRead(count);
+        }
+        if (failure != null) {
+            throw fail(in, failure instanceof EmptyFrameException ? ProtocolErrorKind.EMPTY : ProtocolErrorKind.TOO_LONG,
+                    failure);
+        }
+    }
+
+    /**
+     * From now on each read's complete frames go downstream as one {@link FrameRun}: for a pipeline whose session
+     * answers frames in place, and whose every handler between decoder and session passes messages on untouched.
+     * Call before the first read.
+     */
+    public void emitRuns() {
+        runs = true;
     }
 
     /**

@@ -18,7 +18,7 @@ import io.ricochet.metrics.ConnectionStats;
  * </ul>
  * Any other body, whatever its reader index, is written untouched after a small pooled header buffer: a caller's
  * own buffer, a duplicate, slice, composite or read-only view, or a received body answered after its handling
- * returned (from a timer or another thread). Counts what it writes and publishes the counts on flush, once per batch.
+ * returned (from a timer or another thread). A {@link FrameRun} is written as it is. Counts what it writes and publishes the counts on flush, once per batch.
  */
 public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     private final int width;
@@ -47,6 +47,13 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof FrameRun run) {
+            // Whole frames already, validated as received and rewritten in place at the same lengths.
+            ByteBuf frames = run.content();
+            stats.framesWritten(run.count(), frames.readableBytes());
+            ctx.write(frames, promise);
+            return;
+        }
         if (!(msg instanceof ByteBuf body)) {
             ctx.write(msg, promise);
             return;

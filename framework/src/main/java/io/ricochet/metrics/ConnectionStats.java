@@ -30,6 +30,15 @@ public final class ConnectionStats {
         framesIn++;
     }
 
+    public void framesRead(int frames) {
+        framesIn += frames;
+    }
+
+    public void framesWritten(int frames, int bytes) {
+        framesOut += frames;
+        bytesOut += bytes;
+    }
+
     public void frameWritten(int bytes) {
         framesOut++;
         bytesOut += bytes;

@@ -189,6 +189,23 @@ public final class FrameClient implements AutoCloseable {
      * @param loop  the event loop to run on (one of {@link #eventLoops()}), or null for the next one
      */
     public ChannelFuture connect(InetSocketAddress remote, InetSocketAddress local, EventLoop loop, ChannelHandler frames) {
+        return connect(remote, local, loop, frames, Delivery.BODIES);
+    }
+
+    /** How a bare connection's handler is given the frames it receives. */
+    public enum Delivery {
+        /** One {@link ByteBuf} per frame, holding its body. */
+        BODIES,
+        /** One {@link io.ricochet.codec.FrameRun} per read, holding every frame it completed, length fields included. */
+        RUNS
+    }
+
+    /**
+     * The bare connection, as {@link #connect(InetSocketAddress, InetSocketAddress, EventLoop, ChannelHandler)}, with
+     * the frames delivered as {@code delivery} says: {@link Delivery#RUNS} spares a slice and a pipeline step per frame.
+     */
+    public ChannelFuture connect(InetSocketAddress remote, InetSocketAddress local, EventLoop loop, ChannelHandler frames,
+            Delivery delivery) {
         ChannelFuture connected = bootstrap(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -199,7 +216,11 @@ public final class FrameClient implements AutoCloseable {
                 } else if (noise != null) {
                     ch.pipeline().addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
                 }
-                ch.pipeline().addLast(PipelineCustomizer.DECODER, new FrameDecoder(lengthField, maxFrame, stats));
+                FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
+                if (delivery == Delivery.RUNS) {
+                    decoder.emitRuns();
+                }
+                ch.pipeline().addLast(PipelineCustomizer.DECODER, decoder);
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
                 customizer.customize(ch);
             }

@@ -16,15 +16,20 @@ import io.ricochet.metrics.TransportCounters;
 import io.ricochet.noise.NoiseHandler;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
  * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
- * then whatever the customizer adds. Public so benchmarks and tests can build the exact server
+ * then whatever the customizer adds. For an {@link InPlaceFrameHandler}, when the customizer put nothing between
+ * decoder and session, the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so benchmarks and tests can build the exact server
  * pipeline on an {@code EmbeddedChannel}.
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
+    private static final List<String> FRAMEWORK_HANDLERS = List.of(PipelineCustomizer.DECODER,
+            PipelineCustomizer.ENCODER, PipelineCustomizer.IDLE_TIMEOUT, PipelineCustomizer.BACKPRESSURE,
+            PipelineCustomizer.SESSION);
     private final ServerConfig config;
     private final Supplier<FrameHandler> handlers;
     private final TransportCounters counters;
@@ -81,12 +86,24 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder));
-        TcpSessionHandler session = new TcpSessionHandler(handlers.get(), stats, config.lengthField().width(), decoder,
+        FrameHandler handler = handlers.get();
+        TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
                 config.lingerTimeout().toNanos(), 0);
         p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies));
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
         p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
+        if (handler instanceof InPlaceFrameHandler && nothingBetweenDecoderAndSession(p)) {
+            decoder.emitRuns();
+        }
+    }
+
+    /** Whether the customizer left the framework's handlers from decoder to session as they were, none in between. */
+    private static boolean nothingBetweenDecoderAndSession(ChannelPipeline p) {
+        List<String> names = p.names();
+        int decoder = names.indexOf(PipelineCustomizer.DECODER);
+        return decoder >= 0 && names.subList(decoder, names.size()).subList(0, Math.min(5, names.size() - decoder))
+                .equals(FRAMEWORK_HANDLERS);
     }
 
     /** The TLS handler and its guard, first in the pipeline. */

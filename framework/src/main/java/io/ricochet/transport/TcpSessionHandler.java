@@ -12,9 +12,11 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameHeader;
+import io.ricochet.codec.FrameRun;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
@@ -93,7 +95,11 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closing || draining && !receiveWhileDraining) {
             // Decoded in the same batch as the frame whose handler closed the session, or after a stop began: not served.
-            ((ByteBuf) msg).release();
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof FrameRun run) {
+            answerInPlace(run);
             return;
         }
         inReadBatch = true;
@@ -104,6 +110,41 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
             closeGracefully(CloseReason.ERROR);
         }
+    }
+
+    /**
+     * A read's frames, for an {@link InPlaceFrameHandler}: each body rewritten where it lies, and the run written back
+     * as the replies. If the handler fails on a frame, the frames before it are answered and the connection closes.
+     */
+    private void answerInPlace(FrameRun run) {
+        InPlaceFrameHandler rewriter = (InPlaceFrameHandler) handler;
+        ByteBuf frames = run.content();
+        int count = run.count();
+        int at = frames.readerIndex();
+        int done = 0;
+        try {
+            for (; done < count; done++) {
+                int length = (int) FrameHeader.getLength(frames, at, width);
+                rewriter.rewrite(frames, at + width, length);
+                at += width + length;
+            }
+        } catch (RuntimeException e) {
+            log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
+            FrameRun answered = done == 0 ? null : run.retainedPrefix(done, at - frames.readerIndex());
+            run.release();
+            // The failed frame and those after it are not answered, and the close does not wait for them.
+            framesHandedOver += done;
+            framesSent += done;
+            if (answered != null) {
+                ctx.write(answered, ctx.voidPromise());
+            }
+            closeGracefully(CloseReason.ERROR);
+            return;
+        }
+        framesHandedOver += count;
+        framesSent += count;
+        ctx.write(run, ctx.voidPromise());
+        flushPending = true;
     }
 
     @Override

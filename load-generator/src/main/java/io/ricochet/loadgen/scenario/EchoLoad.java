@@ -132,7 +132,8 @@ public final class EchoLoad implements Load {
         ChannelFuture future;
         if (spec.protocol() == Protocol.TCP) {
             // The framework's client and decoder; the generator writes whole frames itself, for its per-request state.
-            future = frames.connect(spec.target(), local, driver.loop(), new TcpLoadHandler(this, driver, id));
+            future = frames.connect(spec.target(), local, driver.loop(), new TcpLoadHandler(this, driver, id),
+                    FrameClient.Delivery.RUNS);
         } else {
             Bootstrap bootstrap = new Bootstrap().group(driver.loop()).channel(io.datagramChannel())
                     .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))

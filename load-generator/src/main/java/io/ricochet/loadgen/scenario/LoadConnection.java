@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.ricochet.codec.FrameHeader;
+import io.ricochet.codec.FrameRun;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.noise.NoiseHandshakeCompletionEvent;
 import io.ricochet.transport.FrameClient;
@@ -33,6 +34,8 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     private int inFlight;
     private long nextIntended;
     private boolean wrote;
+    /** Requests made by the current {@link #fill}, in one buffer, when they {@linkplain #coalescesRequests coalesce}. */
+    private ByteBuf batch;
     private boolean failed;
     private boolean queued;
     private long unpublishedSent;
@@ -109,11 +112,13 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             while (inFlight < depth && load.mayStartRequest()) {
                 send(now, now);
             }
+            writeBatch();
         } else {
             while (inFlight < depth && nextIntended <= now && load.mayStartRequest()) {
                 send(nextIntended, now);
                 nextIntended += intervalNanos;
             }
+            writeBatch();
             // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap.
             if (!queued && inFlight < depth && load.sending()) {
                 queued = true;
@@ -136,9 +141,15 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         long seq = nextSeq++;
         long base = payload.base(id, seq);
         int size = payload.size(base);
-        ByteBuf buf = ctx.alloc().ioBuffer(width + size);
-        FrameHeader.setLength(buf, 0, width, size);
-        buf.writerIndex(width);
+        ByteBuf buf = batch;
+        if (buf == null) {
+            // Sized for every free slot at this request's size; it grows if later sizes are larger.
+            buf = ctx.alloc().ioBuffer((depth - inFlight) * (width + size));
+        }
+        int start = buf.writerIndex();
+        buf.ensureWritable(width + size);
+        FrameHeader.setLength(buf, start, width, size);
+        buf.writerIndex(start + width);
         Payload.write(buf, base, size);
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
@@ -148,52 +159,93 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         if (timeBounds && stats.firstSendNanos.get() == 0) {
             stats.firstSendNanos.compareAndSet(0, now);
         }
-        write(buf);
+        if (coalescesRequests()) {
+            batch = buf;
+        } else {
+            write(buf);
+        }
         wrote = true;
     }
 
-    /** Writes one request (without flushing). */
-    protected abstract void write(ByteBuf request);
+    /** Writes the requests {@link #fill} put in one buffer, if any. */
+    private void writeBatch() {
+        if (batch != null) {
+            ByteBuf requests = batch;
+            batch = null;
+            write(requests);
+        }
+    }
+
+    /** Whether requests made together go out as one buffer (a stream), or each as its own message (datagrams). */
+    protected abstract boolean coalescesRequests();
+
+    /** Writes one request, or several in one buffer (without flushing). */
+    protected abstract void write(ByteBuf requests);
 
     /** Handles one reply body (readable bytes = the body); takes ownership. */
     final void onReply(ByteBuf body) {
         try {
             long now = System.nanoTime();
-            if (inFlight == 0) {
-                unexpectedReply(body);
-                return;
-            }
-            long seq = nextSeq - inFlight;
-            long base = payload.base(id, seq);
-            int size = payload.size(base);
-            if (Payload.verifyReversed(body, base, size)) {
-                int slot = (int) (seq & mask);
-                unpublishedOk++;
-                unpublishedOkBytes += size;
-                stats.recordReply(driver.index(), intended[slot], sentAt[slot], now, intervalNanos > 0);
-                inFlight--;
-                if (timeBounds) {
-                    stats.lastReplyNanos.lazySet(now);
-                }
-            } else if (!isLateReply(body)) {
-                stats.bad.increment();
-                inFlight--;
-            }
+            reply(body, body.readerIndex(), body.readableBytes(), now);
             fill(now);
         } finally {
             body.release();
         }
     }
 
+    /**
+     * Handles a read's replies where they lie, taking ownership: one clock reading for all of them (they arrived
+     * together), then the requests they free go out together.
+     */
+    final void onReplies(FrameRun run) {
+        try {
+            ByteBuf frames = run.content();
+            long now = System.nanoTime();
+            int at = frames.readerIndex();
+            for (int i = run.count(); i > 0; i--) {
+                int length = (int) FrameHeader.getLength(frames, at, width);
+                reply(frames, at + width, length, now);
+                at += width + length;
+            }
+            fill(now);
+        } finally {
+            run.release();
+        }
+    }
+
+    /** Verifies and records the reply at {@code buf[index, index + length)}, received at {@code now}. */
+    private void reply(ByteBuf buf, int index, int length, long now) {
+        if (inFlight == 0) {
+            unexpectedReply(buf, index, length);
+            return;
+        }
+        long seq = nextSeq - inFlight;
+        long base = payload.base(id, seq);
+        int size = payload.size(base);
+        if (Payload.verifyReversed(buf, index, length, base, size)) {
+            int slot = (int) (seq & mask);
+            unpublishedOk++;
+            unpublishedOkBytes += size;
+            stats.recordReply(driver.index(), intended[slot], sentAt[slot], now, intervalNanos > 0);
+            inFlight--;
+            if (timeBounds) {
+                stats.lastReplyNanos.lazySet(now);
+            }
+        } else if (!isLateReply(buf, index, length)) {
+            stats.bad.increment();
+            inFlight--;
+        }
+    }
+
     /** A reply when none is outstanding: bad unless it answers a request already failed by its timeout. */
-    private void unexpectedReply(ByteBuf body) {
-        if (!isLateReply(body)) {
+    private void unexpectedReply(ByteBuf buf, int index, int length) {
+        if (!isLateReply(buf, index, length)) {
             stats.bad.increment();
         }
     }
 
     /** UDP may see replies to requests it already failed; TCP closes the connection on a timeout instead. */
-    protected boolean isLateReply(ByteBuf body) {
+    protected boolean isLateReply(ByteBuf buf, int index, int length) {
         return false;
     }
 

@@ -80,18 +80,26 @@ public final class Payload {
 
     /** True if {@code reply}'s readable bytes are exactly the body of {@code base} and {@code size}, reversed. */
     public static boolean verifyReversed(ByteBuf reply, long base, int size) {
-        if (reply.readableBytes() != size) {
+        return verifyReversed(reply, reply.readerIndex(), reply.readableBytes(), base, size);
+    }
+
+    /**
+     * True if {@code buf[index, index + length)} is exactly the body of {@code base} and {@code size}, reversed: for a
+     * reply checked where it lies in a read buffer.
+     */
+    public static boolean verifyReversed(ByteBuf buf, int index, int length, long base, int size) {
+        if (length != size) {
             return false;
         }
         // Large bodies check through one NIO view (its allocation pays for itself); small ones word by word.
-        if (size >= NIO_VERIFY_MIN && reply.nioBufferCount() == 1) {
-            return verifyReversed(reply.nioBuffer(reply.readerIndex(), size).order(ByteOrder.BIG_ENDIAN), base, size);
+        if (size >= NIO_VERIFY_MIN && buf.nioBufferCount() == 1) {
+            return verifyReversed(buf.nioBuffer(index, size).order(ByteOrder.BIG_ENDIAN), base, size);
         }
-        int end = reply.readerIndex() + size;
+        int end = index + size;
         int full = size >>> 3;
         // Body bytes 8k..8k+7 sit reversed at end-8-8k..end-1-8k; read big-endian they equal the LE block.
         for (int k = 0; k < full; k++) {
-            if (reply.getLong(end - 8 - 8 * k) != mix(base + k)) {
+            if (buf.getLong(end - 8 - 8 * k) != mix(base + k)) {
                 return false;
             }
         }
@@ -100,7 +108,7 @@ public final class Payload {
             long v = mix(base + full);
             for (int i = 0; i < rest; i++) {
                 int j = 8 * full + i;
-                if (reply.getByte(end - 1 - j) != (byte) (v >>> (8 * i))) {
+                if (buf.getByte(end - 1 - j) != (byte) (v >>> (8 * i))) {
                     return false;
                 }
             }

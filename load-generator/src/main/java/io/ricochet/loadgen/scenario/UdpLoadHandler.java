@@ -22,8 +22,13 @@ final class UdpLoadHandler extends LoadConnection {
     }
 
     @Override
-    protected void write(ByteBuf request) {
-        ctx.write(request, ctx.voidPromise());
+    protected boolean coalescesRequests() {
+        return false;
+    }
+
+    @Override
+    protected void write(ByteBuf requests) {
+        ctx.write(requests, ctx.voidPromise());
     }
 
     @Override
@@ -48,11 +53,11 @@ final class UdpLoadHandler extends LoadConnection {
     }
 
     @Override
-    protected boolean isLateReply(ByteBuf body) {
+    protected boolean isLateReply(ByteBuf buf, int index, int length) {
         int n = Math.min(abandonedCount, REMEMBERED);
         for (int i = 0; i < n; i++) {
             long base = payload.base(id, abandoned[i]);
-            if (Payload.verifyReversed(body, base, payload.size(base))) {
+            if (Payload.verifyReversed(buf, index, length, base, payload.size(base))) {
                 stats.late.increment();
                 return true;
             }

@@ -1,0 +1,145 @@
+package io.ricochet.transport;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.ricochet.codec.FrameRun;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.handler.ConnectionRegistry;
+import io.ricochet.metrics.MeterNames;
+import io.ricochet.metrics.TransportCounters;
+import io.ricochet.testing.FrameClient;
+import io.ricochet.testing.Frames;
+import io.ricochet.testing.Meters;
+import io.ricochet.testing.ReverseEcho;
+import io.ricochet.testing.TestServers;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The in-place path of an {@link InPlaceFrameHandler}: a read's frames answered as one run. */
+@Timeout(30)
+class InPlaceBatchTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    static java.util.stream.Stream<TransportKind> transports() {
+        return io.ricochet.testing.Transports.available();
+    }
+
+    private static byte[] frames(int count) {
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (int i = 0; i < count; i++) {
+            wire.writeBytes(Frames.encode(2, Frames.body(1 + i % 90, i)));
+        }
+        return wire.toByteArray();
+    }
+
+    @Test
+    void aReadsFramesGoDownstreamAsOneRunAndComeBackAsOneWrite() {
+        EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), PipelineCustomizer.NONE));
+        ch.writeInbound(ch.alloc().buffer().writeBytes(frames(16)));
+        ByteBuf reply = ch.readOutbound();
+        try {
+            byte[] bytes = new byte[reply.readableBytes()];
+            reply.readBytes(bytes);
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            for (int i = 0; i < 16; i++) {
+                expected.writeBytes(Frames.encode(2, Frames.reversed(Frames.body(1 + i % 90, i))));
+            }
+            assertArrayEquals(expected.toByteArray(), bytes, "16 replies in one buffer, in order");
+            assertNull(ch.readOutbound(), "one write for the whole read");
+        } finally {
+            reply.release();
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void aHandlerPlacedBetweenDecoderAndSessionStillSeesOneBodyPerFrame() {
+        List<Object> seen = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), channel ->
+                channel.pipeline().addBefore(PipelineCustomizer.SESSION, "spy", new Spy(seen))));
+        ch.writeInbound(ch.alloc().buffer().writeBytes(frames(3)));
+        assertEquals(3, seen.size());
+        seen.forEach(m -> assertInstanceOf(ByteBuf.class, m, "not a FrameRun: the customizer's handler reads frames"));
+        for (int i = 0; i < 3; i++) {
+            ByteBuf reply = ch.readOutbound();
+            byte[] bytes = new byte[reply.readableBytes()];
+            reply.readBytes(bytes);
+            reply.release();
+            assertArrayEquals(Frames.encode(2, Frames.reversed(Frames.body(1 + i, i))), bytes);
+        }
+        ch.finishAndReleaseAll();
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void countsEveryFrameOfARunBothWays(TransportKind transport) throws Exception {
+        try (RicochetServer server = TestServers.echo(TestServers.config(transport).udpPort(ServerConfig.DISABLED).build(),
+                registry); FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            client.sendRaw(frames(500));
+            for (int i = 0; i < 500; i++) {
+                assertArrayEquals(Frames.reversed(Frames.body(1 + i % 90, i)), client.receive(), "frame " + i);
+            }
+            await().atMost(5, TimeUnit.SECONDS).until(() ->
+                    Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "tcp") == 500.0);
+            assertEquals(500.0, Meters.count(registry, MeterNames.FRAMES_RECEIVED, MeterNames.TAG_PROTOCOL, "tcp"));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aRewriteThatFailsAnswersTheFramesBeforeItThenCloses(TransportKind transport) throws Exception {
+        InPlaceFrameHandler failsOnZero = (buf, index, length) -> {
+            if (buf.getByte(index) == 0) {
+                throw new IllegalStateException("refused");
+            }
+            ReverseEcho.reverse(buf.slice(index, length));
+        };
+        try (RicochetServer server = TestServers.start(TestServers.config(transport).udpPort(ServerConfig.DISABLED)
+                .build(), failsOnZero, registry); FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            wire.writeBytes(Frames.encode(2, new byte[] {1, 2}));
+            wire.writeBytes(Frames.encode(2, new byte[] {3, 4}));
+            wire.writeBytes(Frames.encode(2, new byte[] {0, 5}));
+            wire.writeBytes(Frames.encode(2, new byte[] {6, 7}));
+            client.sendRaw(wire.toByteArray());
+            assertArrayEquals(new byte[] {2, 1}, client.receive());
+            assertArrayEquals(new byte[] {4, 3}, client.receive());
+            assertTrue(client.isClosedByServer(), "nothing after the failed frame, then the end of stream");
+            await().atMost(5, TimeUnit.SECONDS).until(() -> Meters.closed(registry, "tcp", "error") == 1.0);
+        }
+    }
+
+    /** Records what reaches it, and passes it on. */
+    private static final class Spy extends ChannelInboundHandlerAdapter {
+        private final List<Object> seen;
+
+        Spy(List<Object> seen) {
+            this.seen = seen;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            seen.add(msg instanceof FrameRun ? "run" : msg);
+            ctx.fireChannelRead(msg);
+        }
+    }
+}
