@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ricochet's echo server against the plain-Netty baseline (jmh: io.ricochet.baseline.PlainNettyEchoServer),
+# Ricochet's echo server against idiomatic Netty (jmh: io.ricochet.baseline.NettyEchoServer),
 # measured with the load generator in the same run: each server in its own JVM with one I/O thread, the
 # same transport, the generator with one I/O thread. Prints QPS and latency per case and the ratio, then
 # the p99 of both at half the baseline's 100 x 16 x 64 B rate (open loop, corrected).
@@ -22,7 +22,7 @@ LG="java -jar load-generator/target/load-generator.jar"
 java -jar echo-server/target/echo-server.jar --tcp-port 0 --udp-port -1 --metrics-port -1 --io-threads 1 \
   --idle-timeout 10m > "$OUT/ricochet.out" 2> "$OUT/ricochet.err" &
 RICOCHET_PID=$!
-java -cp jmh/target/benchmarks.jar io.ricochet.baseline.PlainNettyEchoServer 0 1 auto > "$OUT/baseline.out" 2> "$OUT/baseline.err" &
+java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer 0 1 auto idiomatic > "$OUT/baseline.out" 2> "$OUT/baseline.err" &
 BASELINE_PID=$!
 trap 'kill $RICOCHET_PID $BASELINE_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
@@ -31,7 +31,7 @@ for _ in $(seq 100); do
 done
 R_PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/ricochet.out")
 B_PORT=$(sed -n 's/^listening tcp 127.0.0.1:\([0-9]*\) .*/\1/p' "$OUT/baseline.out")
-echo "ricochet pid $RICOCHET_PID port $R_PORT; plain netty pid $BASELINE_PID port $B_PORT ($(sed 's/.*(plain netty, \(.*\))/\1/' "$OUT/baseline.out"))"
+echo "ricochet pid $RICOCHET_PID port $R_PORT; plain netty pid $BASELINE_PID port $B_PORT ($(sed 's/.*(netty idiomatic, \(.*\))/\1/' "$OUT/baseline.out"))"
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }

@@ -40,7 +40,7 @@ def main():
             cases.append(case)
         if who not in contenders:
             contenders.append(who)
-    header = ["conns:depth:size"] + contenders + [r for r in args.ratio]
+    header = ["case"] + contenders + [r for r in args.ratio]
     rows = []
     for case in cases:
         row = [case]
