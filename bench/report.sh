@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every measured table of docs/performance.md on this machine, from scratch, into
-# target/report/. Takes about 25 minutes on 2 cores. Needs Java 17, Maven and gcc.
+# target/report/. Takes about 45 minutes on 2 cores. Needs Java 17, Maven and gcc.
 #
 # usage: bench/report.sh [SECONDS_PER_LOAD_RUN]
 set -euo pipefail
@@ -20,17 +20,20 @@ mkdir -p "$OUT"
 
 mvn -B -ntp -q -DskipTests package
 
-echo "== generator vs native epoll client"
-bench/compare-native-client.sh "$SECS" | tee "$OUT/native-client.txt"
+echo "== server vs idiomatic Netty and a C epoll server (3 interleaved rounds)"
+bench/server-baselines.sh 3 "$SECS" | tee "$OUT/server-baselines.txt"
 
-echo "== Ricochet vs plain Netty"
-bench/baseline-comparison.sh "$SECS" | tee "$OUT/baseline.txt"
+echo "== generator vs a native epoll client, both against the C epoll server (3 interleaved rounds)"
+bench/compare-native-client.sh 3 "$SECS" | tee "$OUT/native-client.txt"
+
+echo "== latency, CPU and RSS against idiomatic Netty"
+bench/baseline-comparison.sh "$SECS" 1:1:64 100:1:64 100:16:64 1000:1:64 100:16:1024 | tee "$OUT/baseline.txt"
 
 echo "== transports end to end, and held connections per process"
 bench/transports-and-held.sh "$SECS" | tee "$OUT/transports-and-held.txt"
 
 echo "== RPC against raw frames"
-bench/rpc-vs-echo.sh 1000000 1 2 4 | tee "$OUT/rpc-vs-echo.txt"
+bench/rpc-vs-echo.sh 3 1 4 | tee "$OUT/rpc-vs-echo.txt"
 
 echo "== distributed run against one process"
 bench/distributed-vs-single.sh 4 "$SECS" --connections 400 --pipeline 4 | tee "$OUT/distributed-vs-single.txt"

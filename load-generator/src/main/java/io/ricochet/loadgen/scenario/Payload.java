@@ -7,7 +7,9 @@ import java.nio.ByteOrder;
 /**
  * Request bodies derived from (seed, connection, sequence), so a reply is verified by regenerating the
  * body instead of keeping a copy. Body byte {@code j} is byte {@code j % 8} (little-endian) of
- * {@code mix(base + j / 8)}; the reply must hold the same bytes in reverse order.
+ * {@code word(base, j / 8) = base + (j / 8) * 0x9E3779B97F4A7C15}; the reply must hold the same bytes in reverse
+ * order. {@code base} is a SplitMix64 hash of (seed, connection, sequence), so the bodies of two requests are
+ * unrelated, and the words of one body are all distinct (the step is odd): an add per eight bytes, not a hash.
  */
 public final class Payload {
     private static final int NIO_VERIFY_MIN = 1024;
@@ -26,6 +28,11 @@ public final class Payload {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
         return z ^ (z >>> 31);
+    }
+
+    /** Word {@code k} of the body whose {@link #base} is {@code base}: a Weyl sequence from the base. */
+    static long word(long base, int k) {
+        return base + k * 0x9E3779B97F4A7C15L;
     }
 
     public long base(long connection, long sequence) {
@@ -53,11 +60,11 @@ public final class Payload {
             ByteBuffer view = out.internalNioBuffer(start, size).slice().order(ByteOrder.LITTLE_ENDIAN);
             int full = size >>> 3;
             for (int k = 0; k < full; k++) {
-                view.putLong(mix(base + k));
+                view.putLong(word(base, k));
             }
             int rest = size & 7;
             if (rest != 0) {
-                long v = mix(base + full);
+                long v = word(base, full);
                 for (int i = 0; i < rest; i++) {
                     view.put((byte) (v >>> (8 * i)));
                 }
@@ -67,11 +74,11 @@ public final class Payload {
         }
         int full = size >>> 3;
         for (int k = 0; k < full; k++) {
-            out.writeLongLE(mix(base + k));
+            out.writeLongLE(word(base, k));
         }
         int rest = size & 7;
         if (rest != 0) {
-            long v = mix(base + full);
+            long v = word(base, full);
             for (int i = 0; i < rest; i++) {
                 out.writeByte((int) (v >>> (8 * i)));
             }
@@ -99,13 +106,13 @@ public final class Payload {
         int full = size >>> 3;
         // Body bytes 8k..8k+7 sit reversed at end-8-8k..end-1-8k; read big-endian they equal the LE block.
         for (int k = 0; k < full; k++) {
-            if (buf.getLong(end - 8 - 8 * k) != mix(base + k)) {
+            if (buf.getLong(end - 8 - 8 * k) != word(base, k)) {
                 return false;
             }
         }
         int rest = size & 7;
         if (rest != 0) {
-            long v = mix(base + full);
+            long v = word(base, full);
             for (int i = 0; i < rest; i++) {
                 int j = 8 * full + i;
                 if (buf.getByte(end - 1 - j) != (byte) (v >>> (8 * i))) {
@@ -121,13 +128,13 @@ public final class Payload {
         int end = reply.position() + size;
         int full = size >>> 3;
         for (int k = 0; k < full; k++) {
-            if (reply.getLong(end - 8 - 8 * k) != mix(base + k)) {
+            if (reply.getLong(end - 8 - 8 * k) != word(base, k)) {
                 return false;
             }
         }
         int rest = size & 7;
         if (rest != 0) {
-            long v = mix(base + full);
+            long v = word(base, full);
             for (int i = 0; i < rest; i++) {
                 int j = 8 * full + i;
                 if (reply.get(end - 1 - j) != (byte) (v >>> (8 * i))) {
