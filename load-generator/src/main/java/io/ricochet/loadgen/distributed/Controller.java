@@ -13,8 +13,9 @@ import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.report.DistributedSummary;
-import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.WorkerRow;
@@ -304,12 +305,14 @@ public final class Controller implements AutoCloseable {
                 }
             }
             settings.progress().println("controller: all " + workers.length + " workers ready; started");
+            // The controller is the end of the line: its intervals are handed to nothing else.
+            IntervalReporter reporter = new IntervalReporter(report, settings.progress(), interval -> { });
             while (!allTerminal()) {
                 Thread.sleep(POLL_MILLIS);
                 watch(executor);
-                emitIntervals(report, false);
+                emitIntervals(reporter, false);
             }
-            emitIntervals(report, true);
+            emitIntervals(reporter, true);
             return finish(report, base, (System.nanoTime() - start) / 1e9, executorName);
         }
     }
@@ -394,7 +397,7 @@ public final class Controller implements AutoCloseable {
      * Prints and writes the intervals that are complete. They are taken under the lock; the scrape and
      * the output happen outside it, so the RPC event loop delivering reports never waits on HTTP or disk.
      */
-    private void emitIntervals(ReportWriter report, boolean flush) {
+    private void emitIntervals(IntervalReporter reporter, boolean flush) {
         List<IntervalMerger.Merged> complete = new ArrayList<>();
         synchronized (this) {
             Set<Integer> running = new HashSet<>();
@@ -413,19 +416,8 @@ public final class Controller implements AutoCloseable {
         // further behind each round.
         ServerSample now = complete.isEmpty() ? null : server.sample();
         for (IntervalMerger.Merged m : complete) {
-            double seconds = Math.max(1e-3, (m.endMillis - m.startMillis) / 1000.0);
-            IntervalRow row = new IntervalRow(m.elapsedS, m.openConnections, m.completed(), m.ok, m.bad, m.errors,
-                    m.completed() / seconds, m.latency.getValueAtPercentile(50), m.latency.getValueAtPercentile(99),
-                    m.latency.getMaxValue(), now.cpu(), now.rssBytes());
-            if (report != null) {
-                m.latency.setStartTimeStamp(m.startMillis);
-                m.latency.setEndTimeStamp(m.endMillis);
-                report.interval(row, m.latency);
-            }
-            settings.progress().printf(Locale.ROOT,
-                    "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
-                    m.elapsedS, m.reporters.size(), workers.length, m.openConnections, row.qps(), row.p50Us(),
-                    row.p99Us(), m.errors, m.bad);
+            reporter.emit(m.toInterval(), (m.endMillis - m.startMillis) / 1000.0, now,
+                    ProgressLine.merged(m.reporters.size(), workers.length));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.HashSet;
 import java.util.Set;
@@ -43,6 +44,12 @@ final class IntervalMerger {
 
         long completed() {
             return ok + bad + errors;
+        }
+
+        /** The merged interval as one run's would be, for the {@link io.ricochet.loadgen.report.IntervalReporter}. */
+        IntervalData toInterval() {
+            return new IntervalData(interval, elapsedS, startMillis, endMillis, openConnections,
+                    new RunStats.Counts(completed(), ok, bad, errors, 0, okBytes, 0, 0), latency, service, connect, null, 0);
         }
     }
 

@@ -7,7 +7,7 @@ import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.report.ReportWriter;
-import io.ricochet.loadgen.scenario.IntervalData;
+import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.scenario.RunHooks;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;

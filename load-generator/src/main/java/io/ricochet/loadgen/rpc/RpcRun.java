@@ -1,18 +1,18 @@
 package io.ricochet.loadgen.rpc;
 
 import io.ricochet.loadgen.report.ClientRow;
-import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
-import io.ricochet.loadgen.scenario.IntervalData;
+import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.scenario.RunOptions;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -49,6 +49,8 @@ public final class RpcRun {
         long startMillis = System.currentTimeMillis();
         try (ReportWriter report = options.reportDir() == null ? null
                 : new ReportWriter(options.reportDir(), config, startMillis)) {
+            IntervalReporter reporter = new IntervalReporter(report, options.progress(), options.hooks()::interval);
+            ProgressLine line = ProgressLine.counted(workload.counters()::received, workload.total());
             ServerSample base = server.sample();
             Histogram total = RunStats.newHistogram();
             long start = System.nanoTime();
@@ -70,20 +72,10 @@ public final class RpcRun {
                 long errors = counters.errors.sum();
                 double elapsed = (System.nanoTime() - start) / 1e9;
                 long ended = ok - previousOk + bad - previousBad + errors - previousErrors;
-                ServerSample now = server.sample();
-                IntervalRow row = new IntervalRow(elapsed, spec.clients(), ended, ok - previousOk, bad - previousBad,
-                        errors - previousErrors, ended / (elapsed - previousElapsed), interval.getValueAtPercentile(50),
-                        interval.getValueAtPercentile(99), interval.getMaxValue(), now.cpu(), now.rssBytes());
-                if (report != null) {
-                    interval.setStartTimeStamp(startMillis + (long) (previousElapsed * 1000));
-                    interval.setEndTimeStamp(startMillis + (long) (elapsed * 1000));
-                    report.interval(row, interval);
-                }
-                options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
-                        startMillis + (long) (previousElapsed * 1000), startMillis + (long) (elapsed * 1000), spec.clients(),
+                reporter.emit(new IntervalData(intervalIndex++, elapsed, startMillis + (long) (previousElapsed * 1000),
+                        startMillis + (long) (elapsed * 1000), spec.clients(),
                         new RunStats.Counts(ended, ok - previousOk, bad - previousBad, errors - previousErrors, 0, 0, 0, 0),
-                        interval, null, null, null, 0));
-                progress(elapsed, ok + bad + errors, workload.total(), row);
+                        interval, null, null, null, 0), elapsed - previousElapsed, server.sample(), line);
                 previousOk = ok;
                 previousBad = bad;
                 previousErrors = errors;
@@ -119,14 +111,6 @@ public final class RpcRun {
             // Each unit's failure is counted where it happens; the future itself only says "over".
             return true;
         }
-    }
-
-    private void progress(double elapsed, long received, long total, IntervalRow row) {
-        if (options.progress() == null) {
-            return;
-        }
-        options.progress().printf(Locale.ROOT, "[%6.1fs] received %,d/%,d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
-                elapsed, received, total, row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad());
     }
 
     private static double round(double v) {

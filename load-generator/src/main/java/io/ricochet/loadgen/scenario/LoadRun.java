@@ -1,7 +1,9 @@
 package io.ricochet.loadgen.scenario;
 
-import io.ricochet.loadgen.report.IntervalRow;
+import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.Summary;
@@ -15,8 +17,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Drives one {@link EchoLoad} through warmup and measurement: every interval it swaps out the
- * latency histograms, prints a progress line, writes the interval to the report and samples the
- * server; at the end it stops sending, waits for the replies still owed, and builds the summary.
+ * latency histograms, samples the server and hands the interval to the {@link IntervalReporter}; at the end it stops sending, waits for the replies still owed, and builds the summary.
  */
 public final class LoadRun {
     private final LoadSpec spec;
@@ -49,6 +50,8 @@ public final class LoadRun {
             long startMillis = System.currentTimeMillis();
             try (ReportWriter report = options.reportDir() == null ? null
                     : new ReportWriter(options.reportDir(), config, startMillis)) {
+                IntervalReporter reporter = new IntervalReporter(report, options.progress(), options.hooks()::interval);
+                ProgressLine line = ProgressLine.timed(spec.duration());
                 // Without warmup the server baseline precedes the first request, so ok and frames.sent match exactly.
                 if (!options.hooks().awaitStart()) {
                     throw new IllegalStateException("the controller called the run off before it started");
@@ -58,7 +61,7 @@ public final class LoadRun {
                 long warmupEnd = System.nanoTime() + spec.warmup().toNanos();
                 while (System.nanoTime() < warmupEnd) {
                     Thread.sleep(Math.min(spec.interval().toMillis(), Math.max(1, (warmupEnd - System.nanoTime()) / 1_000_000)));
-                    progress("warmup", (spec.warmup().toNanos() - (warmupEnd - System.nanoTime())) / 1e9, stats, null);
+                    warmupProgress((spec.warmup().toNanos() - (warmupEnd - System.nanoTime())) / 1e9, stats);
                 }
                 // Warmup traffic is not part of the result; without warmup everything since the start is.
                 RunStats.Counts base = RunStats.Counts.ZERO;
@@ -121,26 +124,16 @@ public final class LoadRun {
                     // The last interval is cut at the end or stretched by the drain: use its real length.
                     double elapsed = (System.nanoTime() - start) / 1e9;
                     double intervalSeconds = elapsed - previousElapsed;
-                    ServerSample serverNow = sample();
                     // The reported latency: corrected in open loop, from the actual send in closed loop.
                     Histogram primary = spec.openLoop() ? interval : intervalService;
-                    IntervalRow row = new IntervalRow(elapsed, stats.openConnections.get(), delta.completed(), delta.ok(),
-                            delta.bad(), delta.errors(), delta.completed() / intervalSeconds,
-                            primary.getValueAtPercentile(50), primary.getValueAtPercentile(99), primary.getMaxValue(),
-                            serverNow.cpu(), serverNow.rssBytes());
-                    if (report != null) {
-                        primary.setStartTimeStamp(startOfMeasurementMillis + (long) (previousElapsed * 1000));
-                        primary.setEndTimeStamp(startOfMeasurementMillis + (long) (elapsed * 1000));
-                        report.interval(row, primary);
-                    }
-                    options.hooks().interval(new IntervalData(intervalIndex++, elapsed,
+                    reporter.emit(new IntervalData(intervalIndex++, elapsed,
                             startOfMeasurementMillis + (long) (previousElapsed * 1000),
                             startOfMeasurementMillis + (long) (elapsed * 1000), stats.openConnections.get(), delta,
                             primary, spec.openLoop() ? intervalService : null, intervalConnect,
-                            spec.handshakes() ? intervalHandshake : null, handshakeFailures - previousHandshakeFailures));
+                            spec.handshakes() ? intervalHandshake : null, handshakeFailures - previousHandshakeFailures),
+                            intervalSeconds, sample(), line);
                     previousHandshakeFailures = handshakeFailures;
                     previousElapsed = elapsed;
-                    progress("run", elapsed, stats, row);
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 if (spec.maxRequests() > 0 && stats.lastReplyNanos.get() > stats.firstSendNanos.get()
@@ -172,19 +165,10 @@ public final class LoadRun {
         return server.sample();
     }
 
-    private void progress(String phase, double elapsed, RunStats stats, IntervalRow row) {
-        if (options.progress() == null) {
-            return;
+    private void warmupProgress(double elapsed, RunStats stats) {
+        if (options.progress() != null) {
+            options.progress().printf(Locale.ROOT, "[warmup %5.1fs] connections %d%n", elapsed, stats.openConnections.get());
         }
-        if (row == null) {
-            options.progress().printf(Locale.ROOT, "[%s %5.1fs] connections %d%n", phase, elapsed,
-                    stats.openConnections.get());
-            return;
-        }
-        options.progress().printf(Locale.ROOT,
-                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
-                elapsed, spec.duration().toNanos() / 1e9, row.connections(), row.qps(), row.p50Us(), row.p99Us(),
-                row.errors(), row.bad());
     }
 
     private Summary summary(Load load, RunStats.Counts total, double seconds, Histogram corrected,

@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.scenario;
 
+import io.ricochet.loadgen.report.IntervalData;
+
 /**
  * How a run cooperates with a controller when it is one worker's shard: it waits for the start
  * signal, hands over each interval's counts and histograms, stops early when told, and hands over its

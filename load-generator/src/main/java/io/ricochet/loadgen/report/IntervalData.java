@@ -1,10 +1,10 @@
-package io.ricochet.loadgen.scenario;
+package io.ricochet.loadgen.report;
 
 import io.ricochet.loadgen.stats.RunStats;
 import org.HdrHistogram.Histogram;
 
 /**
- * One measured interval of a run, as a worker streams it to the controller.
+ * One measured interval of a run: what {@link IntervalReporter} reports, and what a worker streams to the controller.
  *
  * @param index           0 for the first measured interval
  * @param elapsedS        seconds since the start of measurement at the interval's end

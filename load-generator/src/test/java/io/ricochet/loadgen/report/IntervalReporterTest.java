@@ -1,0 +1,62 @@
+package io.ricochet.loadgen.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.stats.RunStats;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class IntervalReporterTest {
+
+    private static IntervalData interval(Histogram latency) {
+        return new IntervalData(3, 4.0, 1_000, 1_500, 100, new RunStats.Counts(1_200, 1_000, 150, 50, 0, 64_000, 0, 0),
+                latency, null, null, null, 0);
+    }
+
+    private static Histogram latency() {
+        Histogram h = RunStats.newHistogram();
+        for (int us = 1; us <= 1000; us++) {
+            h.recordValue(us);
+        }
+        return h;
+    }
+
+    @Test
+    void aRowTakesItsRateOverTheIntervalsOwnLengthAndHandsTheIntervalOver() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<IntervalData> handedOver = new ArrayList<>();
+        IntervalReporter reporter = new IntervalReporter(null, new PrintStream(out, true, StandardCharsets.UTF_8),
+                handedOver::add);
+        IntervalData data = interval(latency());
+        IntervalRow row = reporter.emit(data, 0.5, new ServerSample(0.25, 1e8, Double.NaN, Double.NaN, Double.NaN), ProgressLine.timed(Duration.ofSeconds(10)));
+        assertEquals(2_400.0, row.qps(), 1e-9, "1,200 requests ended in half a second");
+        assertEquals(1_000, row.ok());
+        assertEquals(150, row.bad());
+        assertEquals(50, row.errors());
+        assertEquals(0.25, row.serverCpu());
+        assertEquals(List.of(data), handedOver);
+        assertSame(data, handedOver.get(0));
+        assertEquals(String.format("[%6.1fs/%.1fs] connections 100  qps 2,400  p50 %,dus  p99 %,dus  errors 50  bad 150%n",
+                4.0, 10.0, row.p50Us(), row.p99Us()), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void eachKindOfRunHasItsOwnLine() {
+        IntervalRow row = new IntervalRow(2.0, 8, 10, 9, 1, 0, 5.0, 120, 1_500, 2_000, Double.NaN, Double.NaN);
+        IntervalData data = interval(latency());
+        assertEquals(String.format("[   2.0s] received 1,234/5,000  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
+                ProgressLine.counted(() -> 1_234, 5_000).format(data, row));
+        assertEquals(String.format("[   2.0s] workers 3/4  connections 8  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
+                ProgressLine.merged(3, 4).format(data, row));
+        assertEquals(String.format("[   2.0s/6.0s] connections 8  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
+                ProgressLine.timed(Duration.ofSeconds(6)).format(data, row));
+    }
+}
