@@ -6,15 +6,12 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,7 +26,7 @@ public final class CrrLoad implements Load {
     private final LoadSpec spec;
     private final IoTransport io;
     private final FrameClient frames;
-    private final List<EventLoop> loops = new ArrayList<>();
+    private final List<EventLoop> loops;
     private final RunStats stats;
     private final Payload payload;
     private final AtomicInteger active = new AtomicInteger();
@@ -45,13 +42,12 @@ public final class CrrLoad implements Load {
     public CrrLoad(LoadSpec spec, boolean resume) {
         this.spec = spec;
         this.resume = resume;
-        this.frames = spec.newClient();
-        this.io = frames.eventLoops().transport();
-        for (EventExecutor e : frames.eventLoops().group()) {
-            loops.add((EventLoop) e);
-        }
-        this.stats = new RunStats(loops.size());
-        this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
+        FrameEngine engine = FrameEngine.of(spec);
+        this.frames = engine.frames();
+        this.io = engine.io();
+        this.loops = engine.loops();
+        this.stats = engine.stats();
+        this.payload = engine.payload();
     }
 
     @Override
@@ -121,9 +117,7 @@ public final class CrrLoad implements Load {
             long base = payload.base(worker.id, seq);
             int size = payload.size(base);
             ByteBuf buf = ctx.alloc().ioBuffer(width + size);
-            FrameHeader.setLength(buf, 0, width, size);
-            buf.writerIndex(width);
-            Payload.write(buf, base, size);
+            Payload.appendFrame(buf, width, base, size);
             ctx.writeAndFlush(buf, ctx.voidPromise());
             long left = spec.timeout().toNanos() - (System.nanoTime() - begin);
             timeout = ctx.executor().schedule(() -> {

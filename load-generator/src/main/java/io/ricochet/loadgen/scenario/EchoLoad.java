@@ -6,7 +6,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.transport.FrameClient;
@@ -48,14 +47,14 @@ public final class EchoLoad implements Load {
 
     public EchoLoad(LoadSpec spec) {
         this.spec = spec;
-        this.frames = spec.newClient();
-        this.io = frames.eventLoops().transport();
-        int i = 0;
-        for (EventExecutor executor : frames.eventLoops().group()) {
-            drivers.add(new LoopDriver((EventLoop) executor, i++));
+        FrameEngine engine = FrameEngine.of(spec);
+        this.frames = engine.frames();
+        this.io = engine.io();
+        for (int i = 0; i < engine.loops().size(); i++) {
+            drivers.add(new LoopDriver(engine.loops().get(i), i));
         }
-        this.stats = new RunStats(drivers.size());
-        this.payload = new Payload(spec.seed(), spec.minSize(), spec.maxSize());
+        this.stats = engine.stats();
+        this.payload = engine.payload();
     }
 
     public LoadSpec spec() {

@@ -146,11 +146,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             // Sized for every free slot at this request's size; it grows if later sizes are larger.
             buf = ctx.alloc().ioBuffer((depth - inFlight) * (width + size));
         }
-        int start = buf.writerIndex();
-        buf.ensureWritable(width + size);
-        FrameHeader.setLength(buf, start, width, size);
-        buf.writerIndex(start + width);
-        Payload.write(buf, base, size);
+        Payload.appendFrame(buf, width, base, size);
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
         sentAt[slot] = now;

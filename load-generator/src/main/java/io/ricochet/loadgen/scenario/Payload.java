@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.scenario;
 
 import io.netty.buffer.ByteBuf;
+import io.ricochet.codec.FrameHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -83,6 +84,15 @@ public final class Payload {
                 out.writeByte((int) (v >>> (8 * i)));
             }
         }
+    }
+
+    /** Appends one request frame: the length field of {@code width} bytes, then the body of {@code base} and {@code size}. */
+    public static void appendFrame(ByteBuf out, int width, long base, int size) {
+        int start = out.writerIndex();
+        out.ensureWritable(width + size);
+        FrameHeader.setLength(out, start, width, size);
+        out.writerIndex(start + width);
+        write(out, base, size);
     }
 
     /** True if {@code reply}'s readable bytes are exactly the body of {@code base} and {@code size}, reversed. */
