@@ -11,6 +11,7 @@ import io.ricochet.loadgen.distributed.proto.Assignment;
 import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.IntervalReporter;
@@ -213,16 +214,25 @@ public final class Controller implements AutoCloseable {
         if (done.getExitCode() < 0 || done.getExitCode() > 255) {
             throw invalid("worker " + w.index + ": exit_code: " + done.getExitCode() + " (expected: 0..255)");
         }
-        JsonNode summary = null;
-        if (!done.getSummaryJson().isEmpty()) {
+        WorkerSummary summary = null;
+        if (done.hasSummary()) {
+            summary = done.getSummary();
+        } else if (!done.getSummaryJson().isEmpty()) {
+            // A worker built before the typed summary.
+            JsonNode json;
             try {
-                summary = ReportWriter.JSON.readTree(done.getSummaryJson());
+                json = ReportWriter.JSON.readTree(done.getSummaryJson());
             } catch (JsonProcessingException e) {
                 throw invalid("worker " + w.index + ": summary_json: " + e.getOriginalMessage());
             }
-            if (!summary.isObject()) {
-                throw invalid("worker " + w.index + ": summary_json: a " + summary.getNodeType() + " (expected: an OBJECT)");
+            if (!json.isObject()) {
+                throw invalid("worker " + w.index + ": summary_json: a " + json.getNodeType() + " (expected: an OBJECT)");
             }
+            summary = WorkerSummaries.fromJson(json);
+        }
+        String wrong = summary == null ? null : WorkerSummaries.problem(summary);
+        if (wrong != null) {
+            throw invalid("worker " + w.index + ": summary: " + wrong);
         }
         String error = done.getError().length() <= MAX_ERROR_CHARS ? done.getError()
                 : done.getError().substring(0, MAX_ERROR_CHARS) + "...";
@@ -432,7 +442,7 @@ public final class Controller implements AutoCloseable {
         long handshakeFailures = 0;
         int connections = 0;
         double duration = 0;
-        JsonNode first = null;
+        WorkerSummary first = null;
         String firstError = null;
         List<WorkerRow> rows = new ArrayList<>();
         for (WorkerStatus w : workers) {
@@ -445,11 +455,10 @@ public final class Controller implements AutoCloseable {
             handshakeFailures += w.handshakeFailures;
             if (w.summary != null) {
                 first = first == null ? w.summary : first;
-                // Echo-style summaries say connections and duration_s; RPC ones concurrency and total_time_s.
-                connections += w.summary.path("connections").asInt(w.summary.path("concurrency").asInt());
-                duration = Math.max(duration, w.summary.path("duration_s").asDouble(w.summary.path("total_time_s").asDouble()));
-                if (firstError == null && w.summary.hasNonNull("first_error")) {
-                    firstError = "worker " + w.index + ": " + w.summary.get("first_error").asText();
+                connections += w.summary.getConnections();
+                duration = Math.max(duration, w.summary.getDurationS());
+                if (firstError == null && !w.summary.getFirstError().isEmpty()) {
+                    firstError = "worker " + w.index + ": " + clipError(w.summary.getFirstError());
                 }
             }
             if (firstError == null && w.state == WorkerState.FAILED) {
@@ -462,16 +471,17 @@ public final class Controller implements AutoCloseable {
             duration = Math.max(elapsed, 1e-3);
         }
         long completed = ok + bad + errors;
-        String kind = first == null ? "closed_loop" : first.path("latency_kind").asText("closed_loop");
+        String kind = first == null ? "closed_loop" : first.getLatencyKind();
         boolean open = kind.equals("corrected");
-        // Workers over TLS say so in their summaries: then the merged one has a handshake histogram too.
-        boolean tls = first != null && first.has("handshake_time_us");
+        // Workers over TLS or Noise say so in their summaries: then the merged one has a handshake histogram too.
+        boolean tls = first != null && first.getHandshakes();
         Summary merged = new Summary(settings.command(), settings.target(),
-                first == null ? "-" : first.path("transport").asText("rpc"), first == null ? "-" : first.path("io").asText("-"), completed, connections, ok, bad, errors, late, connectFailures,
+                first == null ? "-" : first.getTransport(), first == null ? "-" : first.getIo(), completed, connections,
+                ok, bad, errors, late, connectFailures,
                 round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
                 tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null,
-                first == null || !first.has("tls_session") ? null : first.get("tls_session").asText(),
+                first == null || first.getTlsSession().isEmpty() ? null : first.getTlsSession(),
                 server.summary(base),
                 firstError);
         String news = refused.news(System.nanoTime(), true);
@@ -502,6 +512,10 @@ public final class Controller implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    private static String clipError(String error) {
+        return error.length() <= MAX_ERROR_CHARS ? error : error.substring(0, MAX_ERROR_CHARS) + "...";
     }
 
     private static double round(double v) {

@@ -6,6 +6,7 @@ import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.scenario.RunHooks;
@@ -41,6 +42,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile boolean stop;
     private volatile String summaryJson = "";
+    private volatile WorkerSummary summary;
     private RpcClient client;
     private Assignment assignment;
 
@@ -124,6 +126,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
 
     @Override
     public void finished(Object summary) {
+        this.summary = WorkerSummaries.of(summary);
         try {
             summaryJson = ReportWriter.JSON.writeValueAsString(summary);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -136,10 +139,13 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
         if (client == null || !client.isConnected()) {
             return;
         }
-        Done done = Done.newBuilder().setIndex(index).setExitCode(exitCode).setSummaryJson(summaryJson)
-                .setError(error == null ? "" : error).build();
+        Done.Builder done = Done.newBuilder().setIndex(index).setExitCode(exitCode).setSummaryJson(summaryJson)
+                .setError(error == null ? "" : error);
+        if (summary != null) {
+            done.setSummary(summary);
+        }
         try {
-            await(client.call(Coordination.DONE_METHOD, done, CALL_TIMEOUT));
+            await(client.call(Coordination.DONE_METHOD, done.build(), CALL_TIMEOUT));
         } catch (RpcException e) {
             log.println("worker " + index + ": final report not delivered: " + e.getMessage());
         } catch (InterruptedException e) {

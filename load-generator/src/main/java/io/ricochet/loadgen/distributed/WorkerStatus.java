@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcConnection;
 import org.HdrHistogram.Histogram;
@@ -26,8 +26,8 @@ final class WorkerStatus {
     long handshakeFailures;
     int openConnections;
     final Histogram latency = RunStats.newHistogram();
-    /** The worker's own summary (a {@code Summary} or an {@code RpcSummary}, as JSON), once done. */
-    JsonNode summary;
+    /** What the controller takes from the worker's own summary, once done; null if it never ran. */
+    WorkerSummary summary;
     int exitCode = -1;
 
     WorkerStatus(int index) {

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpServer;
+import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
 import io.ricochet.loadgen.distributed.proto.Ready;
+import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.WorkerRow;
 import io.ricochet.loadgen.stats.RunStats;
@@ -154,6 +156,32 @@ class ControllerInputsTest {
             assertEquals(1_001, s.merged().ok());
             assertEquals(2, s.merged().latencyUs().count(), "each accepted report's histogram, once");
             assertEquals(2, s.refusedInputs());
+        }
+    }
+
+    @Test
+    void aTypedSummaryIsMergedAndAnImpossibleOneIsRefused() throws Exception {
+        try (ControllerRun run = new ControllerRun(1)) {
+            FakeWorker worker = run.connect();
+            worker.hello(0);
+            worker.ready(0);
+            worker.awaitStart();
+            worker.accepted(Coordination.REPORT, report(0, 0).setOk(3).build());
+            WorkerSummary typed = WorkerSummary.newBuilder().setTransport("tcp").setIo("epoll").setConnections(7)
+                    .setDurationS(2.5).setLatencyKind("corrected").setFirstError("boom").build();
+            RpcException e = worker.refused(Coordination.DONE, Done.newBuilder().setIndex(0)
+                    .setSummary(typed.toBuilder().setDurationS(Double.NaN)).build(), RpcStatus.INVALID_ARGUMENT);
+            assertTrue(e.detail().contains("worker 0: summary: duration_s: NaN"), e.detail());
+            worker.refused(Coordination.DONE, Done.newBuilder().setIndex(0)
+                    .setSummary(typed.toBuilder().setLatencyKind("made_up")).build(), RpcStatus.INVALID_ARGUMENT);
+            // The typed summary wins over the JSON beside it.
+            worker.accepted(Coordination.DONE, Done.newBuilder().setIndex(0).setSummaryJson("{\"connections\": 1}")
+                    .setSummary(typed).build());
+            DistributedSummary s = run.summary();
+            assertEquals(7, s.merged().connections());
+            assertEquals("tcp", s.merged().transport());
+            assertEquals("corrected", s.merged().latencyKind());
+            assertEquals("worker 0: boom", s.merged().firstError());
         }
     }
 
