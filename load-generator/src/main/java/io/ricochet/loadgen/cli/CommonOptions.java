@@ -10,14 +10,17 @@ import picocli.CommandLine.Option;
 
 /** Options every command takes: where to send, how to report. */
 final class CommonOptions {
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--target", converter = Converters.TargetConverter.class,
             description = "Server HOST:PORT. Omitted: start an embedded echo server on an ephemeral loopback port.")
     InetSocketAddress target;
 
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--scrape", description = "The server's Prometheus /metrics URL, sampled every interval "
             + "(automatic for the embedded server).")
     URI scrape;
 
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--report", description = "Directory for summary.json, intervals.csv, latency.hlog, config.json.")
     Path report;
 
@@ -25,9 +28,11 @@ final class CommonOptions {
             description = "Progress and report interval (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
+    @Shard(Shard.Rule.SEED)
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the request bodies (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--json", description = "Print the summary as JSON on stdout instead of the table.")
     boolean json;
 

@@ -26,6 +26,7 @@ final class CrrCommand implements ScenarioCommand {
     @Mixin
     LoadOptions load;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--concurrency", defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 

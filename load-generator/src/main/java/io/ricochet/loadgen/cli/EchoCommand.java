@@ -19,9 +19,11 @@ final class EchoCommand implements ScenarioCommand {
     @Mixin
     LoadOptions load;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
+    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--connect-rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "New connections per second while ramping; 0 = all at once (default: ${DEFAULT-VALUE}).")
     double connectRate;
@@ -30,6 +32,7 @@ final class EchoCommand implements ScenarioCommand {
             description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
+    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "Total requests/s, open loop, latency corrected for coordinated omission; 0 = closed loop.")
     double rate;

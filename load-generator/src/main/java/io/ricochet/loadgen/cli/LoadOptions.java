@@ -31,6 +31,7 @@ final class LoadOptions {
             description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Shard(Shard.Rule.DEAL_ADDRESSES)
     @Option(names = "--source-addresses", converter = Converters.SourceAddressesConverter.class,
             description = "Local addresses bound round-robin: a,b,c or a range 127.0.0.2-127.0.0.40.")
     Converters.SourceAddresses sourceAddresses = new Converters.SourceAddresses(List.of());

@@ -19,9 +19,11 @@ final class MassiveCommand implements ScenarioCommand {
     @Mixin
     LoadOptions load;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", defaultValue = "10000", description = "Connections to hold (default: ${DEFAULT-VALUE}).")
     int connections;
 
+    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--connect-rate", defaultValue = "2000", converter = Converters.RateConverter.class,
             description = "New connections per second (default: ${DEFAULT-VALUE}).")
     double connectRate;

@@ -33,6 +33,7 @@ final class RampCommand implements Callable<Integer> {
     @Mixin
     LoadOptions load;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 

@@ -19,9 +19,11 @@ final class RegisterCommand implements ScenarioCommand {
     @Mixin
     CommonOptions common;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--pairs", defaultValue = "10", description = "Client pairs (default: ${DEFAULT-VALUE}).")
     int pairs;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--cycles", defaultValue = "10000", description = "Cycles in all, split evenly (default: ${DEFAULT-VALUE}).")
     long cycles;
 
@@ -32,6 +34,7 @@ final class RegisterCommand implements ScenarioCommand {
             description = "Deadline of each step (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--warmup", defaultValue = "0",
             description = "Untimed cycles run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
     long warmup;

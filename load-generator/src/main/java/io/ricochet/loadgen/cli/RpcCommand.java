@@ -18,9 +18,11 @@ final class RpcCommand implements ScenarioCommand {
     @Mixin
     CommonOptions common;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--clients", defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
     int clients;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--requests", defaultValue = "200000", description = "Calls in all, split evenly (default: ${DEFAULT-VALUE}).")
     long requests;
 
@@ -35,6 +37,7 @@ final class RpcCommand implements ScenarioCommand {
             description = "Deadline of each call (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--warmup", defaultValue = "0",
             description = "Untimed requests run first, on other connections, to warm both JITs (default: ${DEFAULT-VALUE}).")
     long warmup;

@@ -1,29 +1,21 @@
 package io.ricochet.loadgen.cli;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Splits one parsed scenario into per-worker command lines. Totals (connections, concurrency, RPC
- * clients, pairs, requests, cycles and warmup calls) are split by weight with the remainder going to the largest fractions, rates are split in proportion,
- * each worker gets its own seed, and a list of source addresses is dealt out round-robin when there
- * are at least as many as workers. Options that only the controller acts on (target, report, JSON
- * output, scrape) are replaced or dropped; every other option is passed on as given.
+ * Splits one parsed scenario into per-worker command lines, each option as the {@link Shard} rule declared beside it
+ * says: totals (connections, concurrency, RPC clients, pairs, requests, cycles and warmup calls) are split by weight
+ * with the remainder going to the largest fractions, rates are split in proportion, each worker gets its own seed,
+ * a list of source addresses is dealt out round-robin when there are at least as many as workers, files are made
+ * absolute, and options that only the controller acts on (target, report, JSON output, scrape) are dropped. Every
+ * other option is passed on as given.
  */
 final class ShardPlanner {
-    /** Integer totals split by weight. */
-    static final Set<String> TOTALS = Set.of("--connections", "--concurrency", "--clients", "--pairs", "--requests",
-            "--cycles", "--warmup");
-    /** Rates split in proportion. */
-    static final Set<String> RATES = Set.of("--rate", "--connect-rate");
-    /** Options of the controller, not of the workers. */
-    static final Set<String> CONTROLLER_ONLY = Set.of("--report", "--json", "--scrape", "--target");
-    /** File options: made absolute, so a worker started elsewhere reads the same file. */
-    static final Set<String> FILES = Set.of("--tls-ca", "--client-cert", "--client-key");
     /** Seeds are spaced this far apart so workers' bodies never coincide. */
     static final long SEED_STRIDE = 1_000_003;
 
@@ -45,48 +37,76 @@ final class ShardPlanner {
         }
         for (OptionSpec option : scenario.commandSpec().options()) {
             String name = option.longestName();
-            if (option.usageHelp() || option.versionHelp() || CONTROLLER_ONLY.contains(name)) {
+            Shard.Rule rule = rule(option);
+            if (option.usageHelp() || option.versionHelp() || rule == Shard.Rule.CONTROLLER_ONLY) {
                 continue;
             }
-            // --warmup is a duration for the echo-style commands (copied) and a call count for rpc (split).
-            if (TOTALS.contains(name) && option.getValue() instanceof Number total && total.longValue() > 0) {
-                long[] parts = split(total.longValue(), weights, name);
-                for (int i = 0; i < workers; i++) {
-                    shards.get(i).add(name + "=" + parts[i]);
-                }
-            } else if (RATES.contains(name)) {
-                double total = ((Number) option.getValue()).doubleValue();
-                double sum = sum(weights);
-                for (int i = 0; i < workers; i++) {
-                    shards.get(i).add(name + "=" + String.format(Locale.ROOT, "%.6f/s", total * weights[i] / sum));
-                }
-            } else if (name.equals("--seed")) {
-                long seed = ((Number) option.getValue()).longValue();
-                for (int i = 0; i < workers; i++) {
-                    shards.get(i).add("--seed=" + (seed + i * SEED_STRIDE));
-                }
-            } else if (name.equals("--source-addresses") && scenario.hasMatchedOption(name)) {
-                String[] addresses = ((Converters.SourceAddresses) option.getValue()).addresses().stream()
-                        .map(java.net.InetAddress::getHostAddress).toArray(String[]::new);
-                for (int i = 0; i < workers; i++) {
-                    shards.get(i).add(name + "=" + (addresses.length >= workers ? every(addresses, i, workers)
-                            : String.join(",", addresses)));
-                }
-            } else if (FILES.contains(name) && scenario.hasMatchedOption(name)) {
-                String file = java.nio.file.Path.of(scenario.matchedOption(name).originalStringValues().get(0))
-                        .toAbsolutePath().toString();
-                for (List<String> shard : shards) {
-                    shard.add(name + "=" + file);
-                }
-            } else if (scenario.hasMatchedOption(name)) {
-                for (String value : scenario.matchedOption(name).originalStringValues()) {
-                    for (List<String> shard : shards) {
-                        shard.add(option.arity().max == 0 ? name : name + "=" + value);
+            switch (rule) {
+                case SPLIT_TOTAL -> {
+                    long total = ((Number) option.getValue()).longValue();
+                    if (total > 0) {
+                        long[] parts = split(total, weights, name);
+                        for (int i = 0; i < workers; i++) {
+                            shards.get(i).add(name + "=" + parts[i]);
+                        }
+                    } else {
+                        copy(scenario, option, shards);
                     }
                 }
+                case SPLIT_RATE -> {
+                    double total = ((Number) option.getValue()).doubleValue();
+                    double sum = sum(weights);
+                    for (int i = 0; i < workers; i++) {
+                        shards.get(i).add(name + "=" + String.format(Locale.ROOT, "%.6f/s", total * weights[i] / sum));
+                    }
+                }
+                case SEED -> {
+                    long seed = ((Number) option.getValue()).longValue();
+                    for (int i = 0; i < workers; i++) {
+                        shards.get(i).add(name + "=" + (seed + i * SEED_STRIDE));
+                    }
+                }
+                case DEAL_ADDRESSES -> {
+                    if (scenario.hasMatchedOption(name)) {
+                        String[] addresses = ((Converters.SourceAddresses) option.getValue()).addresses().stream()
+                                .map(java.net.InetAddress::getHostAddress).toArray(String[]::new);
+                        for (int i = 0; i < workers; i++) {
+                            shards.get(i).add(name + "=" + (addresses.length >= workers ? every(addresses, i, workers)
+                                    : String.join(",", addresses)));
+                        }
+                    }
+                }
+                case ABSOLUTE_FILE -> {
+                    if (scenario.hasMatchedOption(name)) {
+                        String file = java.nio.file.Path.of(scenario.matchedOption(name).originalStringValues().get(0))
+                                .toAbsolutePath().toString();
+                        for (List<String> shard : shards) {
+                            shard.add(name + "=" + file);
+                        }
+                    }
+                }
+                default -> copy(scenario, option, shards);
             }
         }
         return shards;
+    }
+
+    /** The rule declared on the option's field; {@link Shard.Rule#COPY} for an option without one. */
+    static Shard.Rule rule(OptionSpec option) {
+        Shard shard = option.userObject() instanceof Field field ? field.getAnnotation(Shard.class) : null;
+        return shard == null ? Shard.Rule.COPY : shard.value();
+    }
+
+    /** The option as the user gave it, to every worker; nothing if it was not given (each worker has the default). */
+    private static void copy(ParseResult scenario, OptionSpec option, List<List<String>> shards) {
+        String name = option.longestName();
+        if (scenario.hasMatchedOption(name)) {
+            for (String value : scenario.matchedOption(name).originalStringValues()) {
+                for (List<String> shard : shards) {
+                    shard.add(option.arity().max == 0 ? name : name + "=" + value);
+                }
+            }
+        }
     }
 
     /** {@code total} in parts proportional to {@code weights}, summing exactly to {@code total}. */

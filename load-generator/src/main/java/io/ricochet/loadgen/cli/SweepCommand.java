@@ -48,6 +48,7 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--no-sizes", description = "Skip the size sweep.")
     boolean noSizes;
 
+    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 

@@ -14,6 +14,7 @@ final class TlsOptions {
             + "TLS with a throwaway CA that the client trusts.")
     boolean enabled;
 
+    @Shard(Shard.Rule.ABSOLUTE_FILE)
     @Option(names = "--tls-ca", paramLabel = "FILE",
             description = "PEM CA certificates the server's certificate must chain to (default: the JDK's trust store).")
     Path ca;
@@ -21,9 +22,11 @@ final class TlsOptions {
     @Option(names = "--insecure", description = "Trust any server certificate and skip the name check (tests only).")
     boolean insecure;
 
+    @Shard(Shard.Rule.ABSOLUTE_FILE)
     @Option(names = "--client-cert", paramLabel = "FILE", description = "PEM client certificate chain, for mutual TLS.")
     Path clientCert;
 
+    @Shard(Shard.Rule.ABSOLUTE_FILE)
     @Option(names = "--client-key", paramLabel = "FILE", description = "Its PEM PKCS#8 private key.")
     Path clientKey;
 

@@ -34,6 +34,7 @@ final class UdpStreamCommand implements Callable<Integer> {
     @Option(names = "--sockets", defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
     int sockets;
 
+    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "Total datagrams/s; 0 = as fast as the sockets take them (default: ${DEFAULT-VALUE}).")
     double rate;

@@ -35,6 +35,25 @@ class ShardPlannerTest {
     }
 
     @Test
+    void eachRuleIsReadFromBesideItsOptionMixinsIncluded() {
+        picocli.CommandLine.Model.CommandSpec echo = LoadGeneratorMain.newCommandLine().getSubcommands().get("echo")
+                .getCommandSpec();
+        assertEquals(Shard.Rule.SEED, ShardPlanner.rule(echo.findOption("--seed")), "from the CommonOptions mixin");
+        assertEquals(Shard.Rule.CONTROLLER_ONLY, ShardPlanner.rule(echo.findOption("--target")));
+        assertEquals(Shard.Rule.SPLIT_TOTAL, ShardPlanner.rule(echo.findOption("--connections")));
+        assertEquals(Shard.Rule.ABSOLUTE_FILE, ShardPlanner.rule(echo.findOption("--tls-ca")), "from TlsOptions");
+        assertEquals(Shard.Rule.COPY, ShardPlanner.rule(echo.findOption("--duration")), "no rule: copied");
+    }
+
+    @Test
+    void warmupIsADurationCopiedForEchoAndACallCountSplitForRpc() {
+        List<List<String>> echo = plan(new double[] {1, 1}, "echo", "--warmup", "2s");
+        echo.forEach(s -> assertTrue(s.contains("--warmup=2s"), s.toString()));
+        List<List<String>> rpc = plan(new double[] {1, 1}, "rpc", "--warmup", "1001");
+        assertTrue(rpc.get(0).contains("--warmup=501") && rpc.get(1).contains("--warmup=500"), rpc.toString());
+    }
+
+    @Test
     void defaultsAreSplitToo() {
         List<List<String>> shards = plan(new double[] {1, 1}, "massive");
         assertTrue(shards.get(0).contains("--connections=5000"), shards.get(0).toString());
