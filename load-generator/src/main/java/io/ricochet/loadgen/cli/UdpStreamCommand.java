@@ -1,17 +1,23 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.report.IntervalReporter;
+import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.scenario.UdpStream;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerWatch;
+import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,40 +71,59 @@ final class UdpStreamCommand implements Callable<Integer> {
                 Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
             ServerWatch watch = new ServerWatch(target.scrape());
             ServerSample before = watch.sample();
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("command", "udp-stream");
+            config.put("target", target.udp().getHostString() + ":" + target.udp().getPort());
+            config.put("sockets", sockets);
+            config.put("size", size);
+            config.put("rate", rate);
+            config.put("duration_s", duration.toNanos() / 1e9);
+            config.put("latency_kind", "none (udp-stream counts datagrams; its latency.hlog holds empty intervals)");
+            long startMillis = System.currentTimeMillis();
             try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,
-                    common.io, common.ioThreads)) {
+                    common.io, common.ioThreads);
+                    ReportWriter report = common.report == null ? null : new ReportWriter(common.report, config, startMillis)) {
+                IntervalReporter reporter = new IntervalReporter(report, System.err, interval -> { });
+                ProgressLine line = ProgressLine.stream(duration, stream.bad::sum);
+                Histogram noLatency = RunStats.newHistogram();
                 stream.start();
                 long start = System.nanoTime();
                 long end = start + duration.toNanos();
-                long lastSent = 0;
-                long lastReceived = 0;
-                while (System.nanoTime() < end) {
+                RunStats.Counts previous = RunStats.Counts.ZERO;
+                double previousElapsed = 0;
+                long index = 0;
+                double seconds = 0;
+                boolean done = false;
+                while (!done) {
                     Thread.sleep(Math.max(1, Math.min(common.interval.toMillis(), (end - System.nanoTime()) / 1_000_000)));
-                    long s = stream.sent.sum();
-                    long r = stream.received.sum();
-                    watch.sample();
-                    System.err.printf(Locale.ROOT, "[%6.1fs/%.1fs] sent %,d pps  received %,d pps  bad %d%n",
-                            (System.nanoTime() - start) / 1e9, duration.toNanos() / 1e9,
-                            (long) ((s - lastSent) / (common.interval.toNanos() / 1e9)),
-                            (long) ((r - lastReceived) / (common.interval.toNanos() / 1e9)), stream.bad.sum());
-                    lastSent = s;
-                    lastReceived = r;
+                    done = System.nanoTime() >= end;
+                    if (done) {
+                        // Rates are over the sending time; replies still in flight land in the last interval.
+                        stream.stopSending();
+                        seconds = (System.nanoTime() - start) / 1e9;
+                        Thread.sleep(linger.toMillis());
+                    }
+                    RunStats.Counts now = new RunStats.Counts(stream.sent.sum(), stream.received.sum(), stream.bad.sum(),
+                            0, 0, stream.received.sum() * (long) size, 0, 0);
+                    // The real length: the last interval is cut at the end and stretched by the linger.
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    reporter.emit(new IntervalData(index++, elapsed, startMillis + (long) (previousElapsed * 1000),
+                            startMillis + (long) (elapsed * 1000), sockets, now.minus(previous), noLatency, null, null,
+                            null, 0), elapsed - previousElapsed, watch.sample(), line);
+                    previous = now;
+                    previousElapsed = elapsed;
                 }
-                stream.stopSending();
-                double seconds = (System.nanoTime() - start) / 1e9;
-                Thread.sleep(linger.toMillis());
-                watch.sample();
-                long sent = stream.sent.sum();
-                long received = stream.received.sum();
+                // The counts of the last interval's end, so the intervals add up to the summary exactly.
+                long sent = previous.sent();
+                long received = previous.ok();
                 ServerSummary server = watch.summary(before);
                 UdpStreamSummary summary = new UdpStreamSummary("udp-stream", target.udp().getHostString() + ":"
                         + target.udp().getPort(), stream.io().kind().label(), sockets, size, round(seconds), sent,
-                        received, stream.bad.sum(), round(sent / seconds), round(received / seconds),
+                        received, previous.bad(), round(sent / seconds), round(received / seconds),
                         round(received * (double) size / seconds), sent == 0 ? 0 : round(1 - (double) received / sent),
                         server);
-                if (common.report != null) {
-                    Files.createDirectories(common.report);
-                    ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
+                if (report != null) {
+                    report.summary(summary);
                 }
                 if (common.json) {
                     RunSupport.print(summary, true, out);

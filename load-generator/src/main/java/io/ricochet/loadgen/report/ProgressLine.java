@@ -25,6 +25,20 @@ public interface ProgressLine {
                 row.timeS(), received.getAsLong(), total, row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad());
     }
 
+    /**
+     * A datagram stream of a set duration: {@code [  2.0s/10.0s] sent 100,000 pps  received 99,000 pps  bad 0}, with
+     * the rates over the interval's own length and bad replies so far.
+     */
+    static ProgressLine stream(Duration duration, LongSupplier badSoFar) {
+        double total = duration.toNanos() / 1e9;
+        return (interval, row) -> {
+            double seconds = Math.max(1e-3, (interval.endMillis() - interval.startMillis()) / 1000.0);
+            return String.format(Locale.ROOT, "[%6.1fs/%.1fs] sent %,d pps  received %,d pps  bad %d%n", row.timeS(),
+                    total, (long) (interval.delta().sent() / seconds), (long) (interval.delta().ok() / seconds),
+                    badSoFar.getAsLong());
+        };
+    }
+
     /** An interval merged from workers: {@code [  2.0s] workers 3/4  connections …}. */
     static ProgressLine merged(int reporting, int workers) {
         return (interval, row) -> String.format(Locale.ROOT,

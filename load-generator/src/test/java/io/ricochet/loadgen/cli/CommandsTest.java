@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +64,21 @@ class CommandsTest {
         assertTrue(received <= s.get("sent").asLong(), s.toString());
         // UDP may drop on either side under load: the client can never verify more than the server answered.
         assertTrue(received <= s.get("server").get("frames_sent").asLong(), s.toString());
+    }
+
+    @Test
+    void udpStreamWritesTheUsualReportWhoseIntervalsAddUpToTheSummary(@TempDir Path dir) throws Exception {
+        Cli.Result r = Cli.run("udp-stream", "--duration", "1s", "--interval", "250ms", "--size", "10", "--rate", "2000",
+                "--json", "--report", dir.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(s, Cli.JSON.readTree(dir.resolve("summary.json").toFile()), "summary.json is the printed summary");
+        assertEquals("udp-stream", Cli.JSON.readTree(dir.resolve("config.json").toFile()).get("command").asText());
+        List<String> rows = Files.readAllLines(dir.resolve("intervals.csv"));
+        assertTrue(rows.size() >= 3, rows.toString());
+        long ok = rows.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[3])).sum();
+        assertEquals(s.get("received").asLong(), ok, "every received datagram is in exactly one interval");
+        assertTrue(Files.exists(dir.resolve("latency.hlog")));
     }
 
     @Test

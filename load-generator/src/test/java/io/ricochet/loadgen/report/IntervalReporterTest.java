@@ -58,5 +58,8 @@ class IntervalReporterTest {
                 ProgressLine.merged(3, 4).format(data, row));
         assertEquals(String.format("[   2.0s/6.0s] connections 8  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
                 ProgressLine.timed(Duration.ofSeconds(6)).format(data, row));
+        // 1,200 sent and 1,000 received in the interval's own 500 ms.
+        assertEquals(String.format("[   2.0s/6.0s] sent 2,400 pps  received 2,000 pps  bad 7%n"),
+                ProgressLine.stream(Duration.ofSeconds(6), () -> 7).format(data, row));
     }
 }
