@@ -31,7 +31,7 @@ for _ in $(seq 100); do
 done
 R_PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/ricochet.out")
 B_PORT=$(sed -n 's/^listening tcp 127.0.0.1:\([0-9]*\) .*/\1/p' "$OUT/baseline.out")
-echo "ricochet pid $RICOCHET_PID port $R_PORT; plain netty pid $BASELINE_PID port $B_PORT ($(sed 's/.*(netty idiomatic, \(.*\))/\1/' "$OUT/baseline.out"))"
+echo "ricochet pid $RICOCHET_PID port $R_PORT; idiomatic netty pid $BASELINE_PID port $B_PORT ($(sed 's/.*(netty idiomatic, \(.*\))/\1/' "$OUT/baseline.out"))"
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
@@ -69,4 +69,4 @@ read -r BQ _ <<< "$(run "$BASELINE_PID" "$B_PORT" 100 16 64)"
 HALF=$((BQ / 2))
 read -r _ RP50 RP99 RMAX _ <<< "$(run "$RICOCHET_PID" "$R_PORT" 100 16 64 "$HALF")"
 read -r _ BP50 BP99 BMAX _ <<< "$(run "$BASELINE_PID" "$B_PORT" 100 16 64 "$HALF")"
-echo "half load (open loop at $HALF req/s, 100 x 16 x 64 B, corrected): ricochet p50 $RP50 p99 $RP99 max $RMAX us; plain netty p50 $BP50 p99 $BP99 max $BMAX us; p99 ratio $(python3 -c "print(f'{$RP99 / max($BP99, 1):.2f}')")"
+echo "half load (open loop at $HALF req/s, 100 x 16 x 64 B, corrected): ricochet p50 $RP50 p99 $RP99 max $RMAX us; idiomatic netty p50 $BP50 p99 $BP99 max $BMAX us; p99 ratio $(python3 -c "print(f'{$RP99 / max($BP99, 1):.2f}')")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every measured table of docs/performance.md on this machine, from scratch, into
-# target/report/. Takes about 45 minutes on 2 cores. Needs Java 17, Maven and gcc.
+# target/report/. Takes about an hour on 2 cores, half of it JMH's full profile. Needs Java 17, Maven and gcc.
 #
 # usage: bench/report.sh [SECONDS_PER_LOAD_RUN]
 set -euo pipefail

@@ -34,6 +34,11 @@ public final class ConnectionStats {
         framesIn += frames;
     }
 
+    /** Takes back frames counted as read that nothing took: they came after the close began. */
+    public void framesUnread(int frames) {
+        framesIn -= frames;
+    }
+
     public void framesWritten(int frames, int bytes) {
         framesOut += frames;
         bytesOut += bytes;

@@ -1,6 +1,7 @@
 package io.ricochet.transport;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
@@ -22,14 +23,12 @@ import java.util.function.Supplier;
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
  * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
- * then whatever the customizer adds. For an {@link InPlaceFrameHandler}, when the customizer put nothing between
- * decoder and session, the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so benchmarks and tests can build the exact server
+ * then whatever the customizer adds. For an {@link InPlaceFrameHandler}, when the customizer left the handlers from
+ * decoder to session as they were (handlers added there later, after the channel is set up, must not expect one body
+ * per frame), the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so benchmarks and tests can build the exact server
  * pipeline on an {@code EmbeddedChannel}.
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
-    private static final List<String> FRAMEWORK_HANDLERS = List.of(PipelineCustomizer.DECODER,
-            PipelineCustomizer.ENCODER, PipelineCustomizer.IDLE_TIMEOUT, PipelineCustomizer.BACKPRESSURE,
-            PipelineCustomizer.SESSION);
     private final ServerConfig config;
     private final Supplier<FrameHandler> handlers;
     private final TransportCounters counters;
@@ -84,26 +83,39 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
             p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
         }
         FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
-        p.addLast(PipelineCustomizer.DECODER, decoder);
-        p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder));
+        FrameEncoder encoder = new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder);
         FrameHandler handler = handlers.get();
         TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
                 config.lingerTimeout().toNanos(), 0);
-        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies));
+        IdleFrameTimeoutHandler idle = new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies);
+        p.addLast(PipelineCustomizer.DECODER, decoder);
+        p.addLast(PipelineCustomizer.ENCODER, encoder);
+        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, idle);
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
         p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
-        if (handler instanceof InPlaceFrameHandler && nothingBetweenDecoderAndSession(p)) {
+        if (handler instanceof InPlaceFrameHandler
+                && frameworkHandlersIntact(p, List.of(decoder, encoder, idle, BackpressureHandler.INSTANCE, session))) {
             decoder.emitRuns();
         }
     }
 
-    /** Whether the customizer left the framework's handlers from decoder to session as they were, none in between. */
-    private static boolean nothingBetweenDecoderAndSession(ChannelPipeline p) {
+    /**
+     * Whether the pipeline from the decoder to the session is exactly {@code ours}, in order: a customizer that added,
+     * removed or replaced a handler there (even under the same name) may expect one body per frame.
+     */
+    private static boolean frameworkHandlersIntact(ChannelPipeline p, List<ChannelHandler> ours) {
         List<String> names = p.names();
-        int decoder = names.indexOf(PipelineCustomizer.DECODER);
-        return decoder >= 0 && names.subList(decoder, names.size()).subList(0, Math.min(5, names.size() - decoder))
-                .equals(FRAMEWORK_HANDLERS);
+        int first = names.indexOf(PipelineCustomizer.DECODER);
+        if (first < 0 || names.size() - first < ours.size()) {
+            return false;
+        }
+        for (int i = 0; i < ours.size(); i++) {
+            if (p.get(names.get(first + i)) != ours.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The TLS handler and its guard, first in the pipeline. */

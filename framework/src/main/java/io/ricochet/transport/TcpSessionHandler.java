@@ -128,11 +128,15 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                 rewriter.rewrite(frames, at + width, length);
                 at += width + length;
             }
-        } catch (RuntimeException e) {
-            log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
+        } catch (Throwable e) {
             FrameRun answered = done == 0 ? null : run.retainedPrefix(done, at - frames.readerIndex());
             run.release();
-            // The failed frame and those after it are not answered, and the close does not wait for them.
+            if (e instanceof Error error) {
+                throw error;
+            }
+            log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
+            // The failed frame was taken, as on the per-frame path; those after it arrived after the close began.
+            stats.framesUnread(count - done - 1);
             framesHandedOver += done;
             framesSent += done;
             if (answered != null) {

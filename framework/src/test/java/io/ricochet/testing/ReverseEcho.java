@@ -2,6 +2,7 @@ package io.ricochet.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.ricochet.transport.FrameHandler;
 import io.ricochet.transport.InPlaceFrameHandler;
 
 /**
@@ -32,5 +33,13 @@ public final class ReverseEcho implements InPlaceFrameHandler {
     @Override
     public void rewrite(ByteBuf buf, int index, int length) {
         reverse(buf, index, length);
+    }
+
+    /** The same echo as a plain {@link FrameHandler}: the transport hands it one body per frame. */
+    public static FrameHandler perFrame() {
+        return (session, body) -> {
+            reverse(body);
+            session.send(body);
+        };
     }
 }

@@ -71,6 +71,41 @@ class InPlaceBatchTest {
     }
 
     @Test
+    void aReadArrivingWhileTheLastRunIsUnwrittenLeavesThatRunIntact() {
+        EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), PipelineCustomizer.NONE));
+        byte[] wire = frames(20);
+        int cut = wire.length / 2 + 1;
+        // Nothing is read outbound between the two: the first run is still held when the second read cumulates.
+        ch.writeInbound(ch.alloc().buffer().writeBytes(wire, 0, cut));
+        ch.writeInbound(ch.alloc().buffer().writeBytes(wire, cut, wire.length - cut));
+        ByteArrayOutputStream replies = new ByteArrayOutputStream();
+        for (ByteBuf out; (out = ch.readOutbound()) != null; ) {
+            byte[] bytes = new byte[out.readableBytes()];
+            out.readBytes(bytes);
+            out.release();
+            replies.writeBytes(bytes);
+        }
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (int i = 0; i < 20; i++) {
+            expected.writeBytes(Frames.encode(2, Frames.reversed(Frames.body(1 + i % 90, i))));
+        }
+        assertArrayEquals(expected.toByteArray(), replies.toByteArray());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aHandlerReplacedUnderItsOwnNameTurnsRunsOff() {
+        List<Object> seen = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), channel ->
+                channel.pipeline().replace(PipelineCustomizer.BACKPRESSURE, PipelineCustomizer.BACKPRESSURE, new Spy(seen))));
+        ch.writeInbound(ch.alloc().buffer().writeBytes(frames(2)));
+        assertEquals(2, seen.size(), "one body per frame: " + seen);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void aHandlerPlacedBetweenDecoderAndSessionStillSeesOneBodyPerFrame() {
         List<Object> seen = new ArrayList<>();
         EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
@@ -125,6 +160,9 @@ class InPlaceBatchTest {
             assertArrayEquals(new byte[] {4, 3}, client.receive());
             assertTrue(client.isClosedByServer(), "nothing after the failed frame, then the end of stream");
             await().atMost(5, TimeUnit.SECONDS).until(() -> Meters.closed(registry, "tcp", "error") == 1.0);
+            // As on the per-frame path: the failed frame was taken, the one after it came after the close began.
+            assertEquals(3.0, Meters.count(registry, MeterNames.FRAMES_RECEIVED, MeterNames.TAG_PROTOCOL, "tcp"));
+            assertEquals(2.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "tcp"));
         }
     }
 

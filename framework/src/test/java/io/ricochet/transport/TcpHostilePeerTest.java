@@ -51,8 +51,13 @@ class TcpHostilePeerTest {
         return Stream.concat(Stream.of(TransportKind.AUTO), Transports.available());
     }
 
+    /** The echo served: in place (a whole read at once), or one frame at a time in {@link TcpPerFrameHostilePeerTest}. */
+    FrameHandler echo() {
+        return new ReverseEcho();
+    }
+
     private RicochetServer start(ServerConfig.Builder config) {
-        return TestServers.echo(config.udpPort(ServerConfig.DISABLED).build(), registry);
+        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry);
     }
 
     /** io_uring once kept 47 of 50 such sockets open until the idle timeout: 38,303 of them filled the descriptors. */

@@ -40,8 +40,13 @@ class TcpServerTest {
         return io.ricochet.testing.Transports.available();
     }
 
+    /** The echo served: in place (a whole read at once), or one frame at a time in {@link TcpPerFrameServerTest}. */
+    FrameHandler echo() {
+        return new ReverseEcho();
+    }
+
     private RicochetServer start(ServerConfig.Builder config) {
-        return TestServers.echo(config.udpPort(ServerConfig.DISABLED).build(), registry);
+        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry);
     }
 
     @ParameterizedTest

@@ -17,6 +17,8 @@ import io.ricochet.transport.FrameClient;
  * the timeout. Event-loop confined; the per-slot arrays are its only per-request state.
  */
 abstract class LoadConnection extends ChannelInboundHandlerAdapter {
+    /** A batch is written before it would grow past this; a larger request goes out in a buffer of its own. */
+    static final int MAX_BATCH_BYTES = 256 * 1024;
     protected final EchoLoad load;
     protected final LoopDriver driver;
     protected final long id;
@@ -141,12 +143,25 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         long seq = nextSeq++;
         long base = payload.base(id, seq);
         int size = payload.size(base);
+        int frameBytes = width + size;
         ByteBuf buf = batch;
-        if (buf == null) {
-            // Sized for every free slot at this request's size; it grows if later sizes are larger.
-            buf = ctx.alloc().ioBuffer((depth - inFlight) * (width + size));
+        if (buf != null && buf.readableBytes() + (long) frameBytes > MAX_BATCH_BYTES) {
+            writeBatch();
+            buf = null;
         }
-        Payload.appendFrame(buf, width, base, size);
+        if (buf == null) {
+            // Room for every free slot at this request's size, up to the cap; it grows if later sizes are larger.
+            long room = coalescesRequests() ? Math.min(MAX_BATCH_BYTES, (long) (depth - inFlight) * frameBytes) : 0;
+            buf = ctx.alloc().ioBuffer((int) Math.max(frameBytes, room));
+        }
+        try {
+            Payload.appendFrame(buf, width, base, size);
+        } catch (RuntimeException e) {
+            if (buf != batch) {
+                buf.release();
+            }
+            throw e;
+        }
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
         sentAt[slot] = now;
@@ -306,6 +321,11 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        if (batch != null) {
+            // Left by a fill that failed half way: never written.
+            batch.release();
+            batch = null;
+        }
         driver.remove(this);
         stats.openConnections.decrementAndGet();
         failOutstanding();

@@ -1,0 +1,11 @@
+package io.ricochet.transport;
+
+import io.ricochet.testing.ReverseEcho;
+
+/** The TCP contract again, for a handler given one body per frame (RPC's path, and any handler not in place). */
+class TcpPerFrameServerTest extends TcpServerTest {
+    @Override
+    FrameHandler echo() {
+        return ReverseEcho.perFrame();
+    }
+}
