@@ -134,11 +134,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         int end = in.writerIndex();
         int at = start;
         int count = 0;
-        DecoderException failure = null;
+        long badLength = -1;
         while (end - at >= width) {
             long length = FrameHeader.getLength(in, at, width);
             if (length == 0 || length > maxFrame) {
-                failure = length == 0 ? new EmptyFrameException(maxFrame) : new FrameTooLongException(length, maxFrame);
+                badLength = length;
                 break;
             }
             if (end - at - width < length) {
@@ -148,13 +148,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             count++;
         }
         if (count > 0) {
-            out.add(new FrameRun(in.retainedSlice(start, at - start), count, width));
+            out.add(new FrameRun(in.retainedSlice(start, at - start), count));
             in.readerIndex(at);
             stats.framesRead(count);
         }
-        if (failure != null) {
-            throw fail(in, failure instanceof EmptyFrameException ? ProtocolErrorKind.EMPTY : ProtocolErrorKind.TOO_LONG,
-                    failure);
+        if (badLength == 0) {
+            throw fail(in, ProtocolErrorKind.EMPTY, new EmptyFrameException(maxFrame));
+        }
+        if (badLength > 0) {
+            throw fail(in, ProtocolErrorKind.TOO_LONG, new FrameTooLongException(badLength, maxFrame));
         }
     }
 

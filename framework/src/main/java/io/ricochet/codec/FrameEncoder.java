@@ -18,7 +18,8 @@ import io.ricochet.metrics.ConnectionStats;
  * </ul>
  * Any other body, whatever its reader index, is written untouched after a small pooled header buffer: a caller's
  * own buffer, a duplicate, slice, composite or read-only view, or a received body answered after its handling
- * returned (from a timer or another thread). A {@link FrameRun} is written as it is. Counts what it writes and publishes the counts on flush, once per batch.
+ * returned (from a timer or another thread). A {@link FrameRun} is written as it is. Counts what it writes and
+ * publishes the counts on flush, once per batch.
  */
 public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     private final int width;

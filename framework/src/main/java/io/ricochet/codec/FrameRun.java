@@ -11,12 +11,10 @@ import io.netty.buffer.DefaultByteBufHolder;
  */
 public final class FrameRun extends DefaultByteBufHolder {
     private final int count;
-    private final int width;
 
-    FrameRun(ByteBuf frames, int count, int width) {
+    FrameRun(ByteBuf frames, int count) {
         super(frames);
         this.count = count;
-        this.width = width;
     }
 
     /** How many frames the run holds (at least one). */
@@ -24,18 +22,13 @@ public final class FrameRun extends DefaultByteBufHolder {
         return count;
     }
 
-    /** The width of each frame's length field, 2 or 4. */
-    public int width() {
-        return width;
-    }
-
     /** A run of the first {@code frames} of this one, retaining the same memory: for replies cut short. */
     public FrameRun retainedPrefix(int frames, int bytes) {
-        return new FrameRun(content().retainedSlice(content().readerIndex(), bytes), frames, width);
+        return new FrameRun(content().retainedSlice(content().readerIndex(), bytes), frames);
     }
 
     @Override
     public FrameRun replace(ByteBuf content) {
-        return new FrameRun(content, count, width);
+        return new FrameRun(content, count);
     }
 }

@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
  * then whatever the customizer adds. For an {@link InPlaceFrameHandler}, when the customizer left the handlers from
  * decoder to session as they were (handlers added there later, after the channel is set up, must not expect one body
- * per frame), the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so benchmarks and tests can build the exact server
- * pipeline on an {@code EmbeddedChannel}.
+ * per frame), the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so
+ * benchmarks and tests can build the exact server pipeline on an {@code EmbeddedChannel}.
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ServerConfig config;

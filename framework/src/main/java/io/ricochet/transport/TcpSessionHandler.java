@@ -128,12 +128,12 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
                 rewriter.rewrite(frames, at + width, length);
                 at += width + length;
             }
-        } catch (Throwable e) {
+        } catch (Error e) {
+            run.release();
+            throw e;
+        } catch (RuntimeException e) {
             FrameRun answered = done == 0 ? null : run.retainedPrefix(done, at - frames.readerIndex());
             run.release();
-            if (e instanceof Error error) {
-                throw error;
-            }
             log.warn("closing {}: frame handler failed", ctx.channel().remoteAddress(), e);
             // The failed frame was taken, as on the per-frame path; those after it arrived after the close began.
             stats.framesUnread(count - done - 1);

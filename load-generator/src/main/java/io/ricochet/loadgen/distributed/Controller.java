@@ -234,8 +234,7 @@ public final class Controller implements AutoCloseable {
         if (wrong != null) {
             throw invalid("worker " + w.index + ": summary: " + wrong);
         }
-        String error = done.getError().length() <= MAX_ERROR_CHARS ? done.getError()
-                : done.getError().substring(0, MAX_ERROR_CHARS) + "...";
+        String error = clipError(done.getError());
         w.exitCode = done.getExitCode();
         w.summary = summary;
         if (w.summary == null) {

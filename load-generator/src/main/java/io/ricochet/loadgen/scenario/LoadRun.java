@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Drives one {@link EchoLoad} through warmup and measurement: every interval it swaps out the
- * latency histograms, samples the server and hands the interval to the {@link IntervalReporter}; at the end it stops sending, waits for the replies still owed, and builds the summary.
+ * latency histograms, samples the server and hands the interval to the {@link IntervalReporter}; at the end it
+ * stops sending, waits for the replies still owed, and builds the summary.
  */
 public final class LoadRun {
     private final LoadSpec spec;
