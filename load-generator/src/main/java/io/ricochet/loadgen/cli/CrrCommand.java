@@ -10,19 +10,13 @@ import java.time.Duration;
 import io.ricochet.loadgen.scenario.RunHooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 @Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
                 + "latency from connect to reply.")
-final class CrrCommand implements ScenarioCommand {
-    @Spec
-    CommandSpec commandSpec;
-    @Mixin
-    CommonOptions common;
+final class CrrCommand extends ScenarioCommand {
     @Mixin
     LoadOptions load;
 
@@ -35,11 +29,6 @@ final class CrrCommand implements ScenarioCommand {
     boolean resume;
 
     @Override
-    public CommonOptions common() {
-        return common;
-    }
-
-    @Override
     public int run(RunHooks hooks) throws Exception {
         if (resume && !common.tls.enabled) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls");
@@ -47,15 +36,7 @@ final class CrrCommand implements ScenarioCommand {
         if (load.protocol != Protocol.TCP) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
         }
-        LoadSpec.Builder builder = LoadSpec.builder(null).connections(concurrency).size(load.size.min(), load.size.max())
-                .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
-                .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
-                .ioThreads(common.ioThreads).transport(common.io);
-        try {
-            builder.target(new java.net.InetSocketAddress(0)).build();
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
-        }
+        LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.connections(concurrency));
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
             LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))

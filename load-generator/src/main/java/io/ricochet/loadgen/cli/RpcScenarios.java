@@ -24,8 +24,11 @@ final class RpcScenarios {
     }
 
     static int run(String command, CommandSpec commandSpec, CommonOptions common, int clients, long total,
-            int inFlight, int size, Duration timeout, long warmup, Function<RpcBenchSpec, RpcWorkload> workload,
+            int inFlight, RpcOptions rpc, Function<RpcBenchSpec, RpcWorkload> workload,
             io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
+        int size = rpc.size;
+        Duration timeout = rpc.timeout;
+        long warmup = rpc.warmup;
         check(commandSpec, warmup >= 0, "warmup: " + warmup + " (expected: >= 0)");
         check(commandSpec, clients >= 1, "clients: " + clients + " (expected: >= 1)");
         check(commandSpec, total >= 1, "requests: " + total + " (expected: >= 1)");

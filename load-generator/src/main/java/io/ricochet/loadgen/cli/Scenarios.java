@@ -8,40 +8,48 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** Builds a {@link LoadSpec} from parsed options and runs it; shared by echo, rr and massive. */
+/** Builds a {@link LoadSpec} from parsed options and runs it; shared by echo, rr and massive (and the spec by crr). */
 final class Scenarios {
     private Scenarios() {
     }
 
     static int runEcho(String command, CommandSpec commandSpec, CommonOptions common, LoadOptions load,
-            int connections, double connectRate, int pipeline, double rate, double perConnectionRate,
-            RunHooks hooks) throws InterruptedException {
+            ConnectionOptions connections, int pipeline, double rate, RunHooks hooks) throws InterruptedException {
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
-        LoadSpec.Builder builder;
-        try {
-            builder = LoadSpec.builder(null)
-                    .protocol(load.protocol).connections(connections).connectRate(connectRate).pipeline(pipeline)
-                    .rate(rate).perConnectionRate(perConnectionRate).size(load.size.min(), load.size.max())
-                    .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
-                    .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
-                    .ioThreads(common.ioThreads).transport(common.io);
-            // Validate everything but the target before starting a server for it.
-            builder.target(new java.net.InetSocketAddress(0)).build();
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
-        }
+        LoadSpec.Builder builder = validated(commandSpec, common, load, b -> b.protocol(load.protocol)
+                .connections(connections.connections).connectRate(connections.connectRate).pipeline(pipeline)
+                .rate(rate).perConnectionRate(connections.perConnectionRate));
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
-        Duration idle = idleTimeout(perConnectionRate);
+        Duration idle = idleTimeout(connections.perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
                 idle, load.protocol == Protocol.UDP, err)) {
             LoadSpec spec = builder.target(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
+        }
+    }
+
+    /**
+     * The spec as the options shared by every echo-style command give it, with {@code shape} adding the command's own;
+     * validated (all but the target, which may be a server not started yet), a bad value a usage error.
+     */
+    static LoadSpec.Builder validated(CommandSpec commandSpec, CommonOptions common, LoadOptions load,
+            UnaryOperator<LoadSpec.Builder> shape) {
+        try {
+            LoadSpec.Builder builder = shape.apply(LoadSpec.builder(null).size(load.size.min(), load.size.max())
+                    .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                    .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
+                    .ioThreads(common.ioThreads).transport(common.io));
+            builder.target(new java.net.InetSocketAddress(0)).build();
+            return builder;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
         }
     }
 

@@ -1,23 +1,19 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
-import io.ricochet.loadgen.report.IntervalData;
-import io.ricochet.loadgen.report.IntervalReporter;
-import io.ricochet.loadgen.report.ProgressLine;
-import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
+import io.ricochet.loadgen.scenario.LoadDriver;
+import io.ricochet.loadgen.scenario.Measurement;
+import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.scenario.Schedule;
 import io.ricochet.loadgen.scenario.UdpStream;
-import io.ricochet.loadgen.scrape.ServerSample;
-import io.ricochet.loadgen.scrape.ServerWatch;
-import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,8 +65,6 @@ final class UdpStreamCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
                 Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
-            ServerWatch watch = new ServerWatch(target.scrape());
-            ServerSample before = watch.sample();
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("command", "udp-stream");
             config.put("target", target.udp().getHostString() + ":" + target.udp().getPort());
@@ -78,75 +72,50 @@ final class UdpStreamCommand implements Callable<Integer> {
             config.put("size", size);
             config.put("rate", rate);
             config.put("duration_s", duration.toNanos() / 1e9);
-            config.put("latency_kind", "none (udp-stream counts datagrams; its latency.hlog holds empty intervals)");
-            long startMillis = System.currentTimeMillis();
+            RunOptions options = new RunOptions("udp-stream", target.scrape(), common.report, System.err, config);
+            // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
+            Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
+            UdpStreamSummary summary;
             try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,
-                    common.io, common.ioThreads);
-                    ReportWriter report = common.report == null ? null : new ReportWriter(common.report, config, startMillis)) {
-                IntervalReporter reporter = new IntervalReporter(report, System.err, interval -> { });
-                ProgressLine line = ProgressLine.stream(duration, stream.bad::sum);
-                Histogram noLatency = RunStats.newHistogram();
-                stream.start();
-                long start = System.nanoTime();
-                long end = start + duration.toNanos();
-                RunStats.Counts previous = RunStats.Counts.ZERO;
-                double previousElapsed = 0;
-                long index = 0;
-                double seconds = 0;
-                boolean done = false;
-                while (!done) {
-                    Thread.sleep(Math.max(1, Math.min(common.interval.toMillis(), (end - System.nanoTime()) / 1_000_000)));
-                    done = System.nanoTime() >= end;
-                    if (done) {
-                        // Rates are over the sending time; replies still in flight land in the last interval.
-                        stream.stopSending();
-                        seconds = (System.nanoTime() - start) / 1e9;
-                        Thread.sleep(linger.toMillis());
-                    }
-                    RunStats.Counts now = new RunStats.Counts(stream.sent.sum(), stream.received.sum(), stream.bad.sum(),
-                            0, 0, stream.received.sum() * (long) size, 0, 0);
-                    // The real length: the last interval is cut at the end and stretched by the linger.
-                    double elapsed = (System.nanoTime() - start) / 1e9;
-                    reporter.emit(new IntervalData(index++, elapsed, startMillis + (long) (previousElapsed * 1000),
-                            startMillis + (long) (elapsed * 1000), sockets, now.minus(previous), noLatency, null, null,
-                            null, 0), elapsed - previousElapsed, watch.sample(), line);
-                    previous = now;
-                    previousElapsed = elapsed;
-                }
-                // The counts of the last interval's end, so the intervals add up to the summary exactly.
-                long sent = previous.sent();
-                long received = previous.ok();
-                ServerSummary server = watch.summary(before);
-                UdpStreamSummary summary = new UdpStreamSummary("udp-stream", target.udp().getHostString() + ":"
-                        + target.udp().getPort(), stream.io().kind().label(), sockets, size, round(seconds), sent,
-                        received, previous.bad(), round(sent / seconds), round(received / seconds),
-                        round(received * (double) size / seconds), sent == 0 ? 0 : round(1 - (double) received / sent),
-                        server);
-                if (report != null) {
-                    report.summary(summary);
-                }
-                if (common.json) {
-                    RunSupport.print(summary, true, out);
-                } else {
-                    out.printf(Locale.ROOT, "udp-stream -> %s (%s), %d socket(s), %d-byte bodies%n", summary.target(),
-                            summary.io(), sockets, size);
-                    out.printf(Locale.ROOT, "%12s %12s %8s %9s %12s %12s %14s %8s %8s %10s%n", "sent", "received", "bad",
-                            "time(s)", "sent_pps", "recv_pps", "recv_bytes/s", "loss", "srv_cpu", "srv_rss_MB");
-                    out.printf(Locale.ROOT, "%12d %12d %8d %9.2f %12.0f %12.0f %14.0f %7.2f%% %8s %10s%n", sent, received,
-                            summary.bad(), seconds, summary.sentPps(), summary.receivedPps(), summary.receivedBytesPerS(),
-                            summary.loss() * 100, server == null || Double.isNaN(server.cpuMax()) ? "-"
-                                    : String.format(Locale.ROOT, "%.1f%%", server.cpuMax() * 100),
-                            server == null || Double.isNaN(server.rssMaxBytes()) ? "-"
-                                    : String.format(Locale.ROOT, "%.1f", server.rssMaxBytes() / 1048576));
-                    if (server != null) {
-                        out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client received %d%n",
-                                server.framesSent(), received);
-                    }
-                    out.flush();
-                }
-                return summary.bad() > 0 || received == 0 ? ExitCodes.FAILED : ExitCodes.OK;
+                    common.io, common.ioThreads)) {
+                summary = new LoadDriver(options, schedule).run(stream, (measured, report) -> summary(stream, measured));
             }
+            if (common.json) {
+                RunSupport.print(summary, true, out);
+            } else {
+                printTable(summary, out);
+            }
+            return summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK;
         }
+    }
+
+    private UdpStreamSummary summary(UdpStream stream, Measurement measured) {
+        long sent = measured.total().sent();
+        long received = measured.total().ok();
+        double seconds = measured.sendingSeconds();
+        return new UdpStreamSummary("udp-stream", stream.target().getHostString() + ":" + stream.target().getPort(),
+                stream.io().kind().label(), sockets, size, round(seconds), sent, received, measured.total().bad(),
+                round(sent / seconds), round(received / seconds), round(received * (double) size / seconds),
+                sent == 0 ? 0 : round(1 - (double) received / sent), measured.server());
+    }
+
+    private void printTable(UdpStreamSummary summary, PrintWriter out) {
+        ServerSummary server = summary.server();
+        out.printf(Locale.ROOT, "udp-stream -> %s (%s), %d socket(s), %d-byte bodies%n", summary.target(), summary.io(),
+                sockets, size);
+        out.printf(Locale.ROOT, "%12s %12s %8s %9s %12s %12s %14s %8s %8s %10s%n", "sent", "received", "bad",
+                "time(s)", "sent_pps", "recv_pps", "recv_bytes/s", "loss", "srv_cpu", "srv_rss_MB");
+        out.printf(Locale.ROOT, "%12d %12d %8d %9.2f %12.0f %12.0f %14.0f %7.2f%% %8s %10s%n", summary.sent(),
+                summary.received(), summary.bad(), summary.durationS(), summary.sentPps(), summary.receivedPps(),
+                summary.receivedBytesPerS(), summary.loss() * 100, server == null || Double.isNaN(server.cpuMax()) ? "-"
+                        : String.format(Locale.ROOT, "%.1f%%", server.cpuMax() * 100),
+                server == null || Double.isNaN(server.rssMaxBytes()) ? "-"
+                        : String.format(Locale.ROOT, "%.1f", server.rssMaxBytes() / 1048576));
+        if (server != null) {
+            out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client received %d%n",
+                    server.framesSent(), summary.received());
+        }
+        out.flush();
     }
 
     private static double round(double v) {

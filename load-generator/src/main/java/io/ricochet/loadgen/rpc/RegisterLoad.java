@@ -42,7 +42,7 @@ public final class RegisterLoad extends RpcLoadBase {
     private final List<RpcClient[]> connected = new ArrayList<>();
 
     @Override
-    public void connect() {
+    public void prepare() {
         // One step of a cycle at a time per connection.
         openGroup(1);
         for (int i = 0; i < spec.clients(); i++) {
@@ -51,7 +51,7 @@ public final class RegisterLoad extends RpcLoadBase {
     }
 
     @Override
-    public CompletableFuture<Void> start() {
+    public void start() {
         List<CompletableFuture<Void>> pairs = new ArrayList<>();
         for (int i = 0; i < connected.size(); i++) {
             RpcClient[] pair = connected.get(i);
@@ -59,7 +59,7 @@ public final class RegisterLoad extends RpcLoadBase {
             p.next(0);
             pairs.add(p.done);
         }
-        return CompletableFuture.allOf(pairs.toArray(new CompletableFuture<?>[0]));
+        done = CompletableFuture.allOf(pairs.toArray(new CompletableFuture<?>[0]));
     }
 
     @Override
@@ -98,7 +98,7 @@ public final class RegisterLoad extends RpcLoadBase {
 
         /** Runs cycles from {@code first} on; loops over those that end at once so the stack stays flat. */
         void next(long first) {
-            for (long cycle = first; cycle < cycles; cycle++) {
+            for (long cycle = first; cycle < cycles && sending; cycle++) {
                 CompletableFuture<Void> ended = cycle(cycle);
                 if (!ended.isDone()) {
                     long following = cycle + 1;

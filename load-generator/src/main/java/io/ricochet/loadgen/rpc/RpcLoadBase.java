@@ -1,15 +1,24 @@
 package io.ricochet.loadgen.rpc;
 
 import com.google.protobuf.ByteString;
+import io.ricochet.loadgen.report.ProgressLine;
+import io.ricochet.loadgen.scenario.Latencies;
+import io.ricochet.loadgen.scenario.Schedule;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
 import io.ricochet.rpc.RpcConfig;
+import java.time.Duration;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Recorder;
 
-/** What both RPC benchmarks share: the spec, the client group, the counters, the latency recorder, the first error. */
+/**
+ * What both RPC benchmarks share: the spec, the client group, the counters, the latency recorder, the first error, and
+ * how they run as a {@link io.ricochet.loadgen.scenario.Load}.
+ */
 abstract class RpcLoadBase implements RpcWorkload {
     final RpcBenchSpec spec;
     final Counters counters = new Counters();
@@ -17,6 +26,10 @@ abstract class RpcLoadBase implements RpcWorkload {
     final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     RpcClients group;
+    /** Completes when every unit has ended; set by {@link #start}. */
+    volatile CompletableFuture<Void> done;
+    /** Cleared by a stop: no unit starts after it. */
+    volatile boolean sending = true;
 
     RpcLoadBase(RpcBenchSpec spec) {
         this.spec = spec;
@@ -51,6 +64,61 @@ abstract class RpcLoadBase implements RpcWorkload {
     }
 
     @Override
+    public RunStats.Counts counts() {
+        long ok = counters.ok.sum();
+        long bad = counters.bad.sum();
+        long errors = counters.errors.sum();
+        return new RunStats.Counts(ok + bad + errors, ok, bad, errors, 0, 0, 0, 0);
+    }
+
+    @Override
+    public int openConnections() {
+        return spec.clients();
+    }
+
+    @Override
+    public void drainLatencies(Latencies into) {
+        into.service().add(latency.getIntervalHistogram());
+    }
+
+    @Override
+    public boolean openLoop() {
+        return false;
+    }
+
+    @Override
+    public boolean finished() {
+        CompletableFuture<Void> d = done;
+        return d != null && d.isDone();
+    }
+
+    @Override
+    public boolean bounded() {
+        return true;
+    }
+
+    @Override
+    public void stopSending() {
+        sending = false;
+    }
+
+    /** Nothing is waited for: a stopped run reports what has ended, and closing fails the rest. */
+    @Override
+    public void drain(Duration timeout) {
+    }
+
+    @Override
+    public void describe(Map<String, Object> config) {
+        config.put("latency_kind", "closed_loop");
+        config.put("io", io());
+    }
+
+    @Override
+    public ProgressLine progressLine(Schedule schedule) {
+        return ProgressLine.counted(counters::received, total());
+    }
+
+    @Override
     public long total() {
         return spec.total();
     }
@@ -58,11 +126,6 @@ abstract class RpcLoadBase implements RpcWorkload {
     @Override
     public Counters counters() {
         return counters;
-    }
-
-    @Override
-    public Recorder latency() {
-        return latency;
     }
 
     @Override

@@ -2,32 +2,23 @@ package io.ricochet.loadgen.rpc;
 
 import io.ricochet.loadgen.report.ClientRow;
 import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.scenario.Load;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Recorder;
 
 /**
- * A closed-loop RPC benchmark with a fixed amount of work: it ends when every unit (a call, or a
- * registration cycle) has been answered, failed or timed out.
+ * A closed-loop RPC benchmark with a fixed amount of work: it connects every client in {@link #prepare} (failing with
+ * {@code RpcException(UNAVAILABLE)} if one cannot connect) and is finished when every unit (a call, or a registration
+ * cycle) has been answered, failed or timed out.
  */
-public interface RpcWorkload extends AutoCloseable {
-
-    /** Connects every client; fails with {@code RpcException(UNAVAILABLE)} if one cannot connect. */
-    void connect();
-
-    /** Starts the work; the future completes when all of it has ended. */
-    CompletableFuture<Void> start();
+public interface RpcWorkload extends Load {
 
     /** Units of work in all. */
     long total();
 
     /** Ended units: {@code received = ok + bad + errors}. */
     Counters counters();
-
-    /** Latency of each ended unit in microseconds, from its send; swapped out per interval. */
-    Recorder latency();
 
     /** Latency per step, for workloads made of steps; empty otherwise. */
     Map<String, LatencySummary> steps();
@@ -39,9 +30,6 @@ public interface RpcWorkload extends AutoCloseable {
 
     /** The first failure or mismatch seen, for the report; null if none. */
     String firstError();
-
-    @Override
-    void close();
 
     /** The shared counters, 64-bit adders written from the event loops. */
     final class Counters {

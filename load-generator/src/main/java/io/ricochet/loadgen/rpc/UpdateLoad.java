@@ -28,7 +28,7 @@ public final class UpdateLoad extends RpcLoadBase {
     }
 
     @Override
-    public void connect() {
+    public void prepare() {
         openGroup(spec.inFlight());
         List<CompletableFuture<RpcClient>> connects = new ArrayList<>();
         for (int i = 0; i < spec.clients(); i++) {
@@ -40,15 +40,15 @@ public final class UpdateLoad extends RpcLoadBase {
     }
 
     @Override
-    public CompletableFuture<Void> start() {
-        CompletableFuture<?>[] done = new CompletableFuture<?>[drivers.size()];
-        for (int i = 0; i < done.length; i++) {
-            done[i] = drivers.get(i).done;
+    public void start() {
+        CompletableFuture<?>[] ends = new CompletableFuture<?>[drivers.size()];
+        for (int i = 0; i < ends.length; i++) {
+            ends[i] = drivers.get(i).done;
         }
+        done = CompletableFuture.allOf(ends);
         for (Driver driver : drivers) {
             driver.client.connection().eventLoop().execute(driver::issue);
         }
-        return CompletableFuture.allOf(done);
     }
 
     @Override
@@ -104,7 +104,7 @@ public final class UpdateLoad extends RpcLoadBase {
             }
             issuing = true;
             try {
-                while (inFlight < spec.inFlight() && issued < quota) {
+                while (sending && inFlight < spec.inFlight() && issued < quota) {
                     long sequence = ++issued;
                     inFlight++;
                     BenchMessage request = BenchMessage.newBuilder().setClientId(index).setSequence(sequence)

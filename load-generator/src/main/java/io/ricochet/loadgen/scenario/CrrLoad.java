@@ -5,32 +5,19 @@ import io.netty.channel.ChannelFuture;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.ricochet.loadgen.stats.RunStats;
-import io.ricochet.transport.FrameClient;
-import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * netperf TCP_CRR: each of {@code connections} workers loops connect, one request, verified reply,
  * close. A transaction's latency runs from the connect call to the verified reply; its timeout covers
  * the whole transaction.
  */
-public final class CrrLoad implements Load {
-    private final LoadSpec spec;
-    private final IoTransport io;
-    private final FrameClient frames;
-    private final List<EventLoop> loops;
-    private final RunStats stats;
-    private final Payload payload;
+public final class CrrLoad extends FrameLoad {
     private final AtomicInteger active = new AtomicInteger();
-    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private volatile boolean sending = true;
     private final boolean resume;
 
@@ -40,14 +27,8 @@ public final class CrrLoad implements Load {
 
     /** @param resume over TLS, let transactions resume earlier sessions instead of a full handshake each */
     public CrrLoad(LoadSpec spec, boolean resume) {
-        this.spec = spec;
+        super(spec);
         this.resume = resume;
-        FrameEngine engine = FrameEngine.of(spec);
-        this.frames = engine.frames();
-        this.io = engine.io();
-        this.loops = engine.loops();
-        this.stats = engine.stats();
-        this.payload = engine.payload();
     }
 
     @Override
@@ -188,22 +169,12 @@ public final class CrrLoad implements Load {
     }
 
     @Override
-    public RunStats stats() {
-        return stats;
-    }
-
-    @Override
-    public IoTransport io() {
-        return io;
-    }
-
-    @Override
-    public long tickNanos() {
+    long tickNanos() {
         return 0;
     }
 
     @Override
-    public boolean requestLimitReached() {
+    boolean requestLimitReached() {
         return spec.maxRequests() > 0 && stats.sent.sum() >= spec.maxRequests();
     }
 
@@ -218,11 +189,6 @@ public final class CrrLoad implements Load {
         while (active.get() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-    }
-
-    @Override
-    public Throwable firstFailure() {
-        return firstFailure.get();
     }
 
     @Override

@@ -7,9 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.util.concurrent.Future;
-import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.transport.FrameClient;
-import io.ricochet.transport.IoTransport;
 import io.ricochet.transport.Protocol;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -19,26 +17,19 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one {@link LoadSpec}: opens its connections (paced by the connect rate, bound round-robin to
  * the source addresses), keeps them loaded until told to stop, and replaces connections the server
  * drops. All I/O runs on the generator's own event loops, one {@link LoopDriver} each.
  */
-public final class EchoLoad implements Load {
+public final class EchoLoad extends FrameLoad {
     private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final LoadSpec spec;
-    private final IoTransport io;
-    private final FrameClient frames;
     private final List<LoopDriver> drivers = new ArrayList<>();
-    private final RunStats stats;
-    private final Payload payload;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicLong started = new AtomicLong();
-    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private volatile boolean sending = true;
     private volatile boolean closing;
     private Future<?> connector;
@@ -46,33 +37,14 @@ public final class EchoLoad implements Load {
     private int driverCursor;
 
     public EchoLoad(LoadSpec spec) {
-        this.spec = spec;
-        FrameEngine engine = FrameEngine.of(spec);
-        this.frames = engine.frames();
-        this.io = engine.io();
-        for (int i = 0; i < engine.loops().size(); i++) {
-            drivers.add(new LoopDriver(engine.loops().get(i), i));
+        super(spec);
+        for (int i = 0; i < loops.size(); i++) {
+            drivers.add(new LoopDriver(loops.get(i), i));
         }
-        this.stats = engine.stats();
-        this.payload = engine.payload();
-    }
-
-    public LoadSpec spec() {
-        return spec;
-    }
-
-    @Override
-    public RunStats stats() {
-        return stats;
     }
 
     Payload payload() {
         return payload;
-    }
-
-    @Override
-    public IoTransport io() {
-        return io;
     }
 
     boolean sending() {
@@ -104,7 +76,7 @@ public final class EchoLoad implements Load {
 
     /** Open loop: a request leaves within one send tick of its intended time. Closed loop: no send tick. */
     @Override
-    public long tickNanos() {
+    long tickNanos() {
         return spec.openLoop() ? LoopDriver.SEND_TICK_NANOS : 0;
     }
 
@@ -170,20 +142,13 @@ public final class EchoLoad implements Load {
         firstFailure.compareAndSet(null, cause);
     }
 
-    /** The first connect or I/O failure seen, for the report. */
-    @Override
-    public Throwable firstFailure() {
-        return firstFailure.get();
-    }
-
     /** Whether every requested connection has been attempted. */
     public boolean allConnectsAttempted() {
         return nextId.get() >= spec.connections();
     }
 
-    /** Whether {@code maxRequests} are all started (never true without a limit). */
     @Override
-    public boolean requestLimitReached() {
+    boolean requestLimitReached() {
         return spec.maxRequests() > 0 && started.get() >= spec.maxRequests();
     }
 

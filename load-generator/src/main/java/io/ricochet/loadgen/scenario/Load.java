@@ -1,28 +1,66 @@
 package io.ricochet.loadgen.scenario;
 
+import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.stats.RunStats;
-import io.ricochet.transport.IoTransport;
 import java.time.Duration;
+import java.util.Map;
 
-/** A running source of requests that {@link LoadRun} measures and reports. */
+/**
+ * A running source of load, whatever it sends: echo frames, CRR transactions, datagrams or RPC calls. The
+ * {@link LoadDriver} starts it, takes its counts and latencies interval by interval, stops it and drains it; the load
+ * owns its connections and counters, the driver the clock, the report and the hooks. Every command runs through that
+ * one driver, so single runs, workers and every kind of load report the same way.
+ */
 public interface Load extends AutoCloseable {
+
+    /** What must be ready before the start signal (RPC clients connect here); nothing by default. */
+    default void prepare() {
+    }
+
+    /** Starts sending. */
     void start();
 
-    RunStats stats();
+    /** What has ended since the start, cumulative ({@code sent} is what was sent, or for RPC what ended). */
+    RunStats.Counts counts();
 
-    IoTransport io();
+    int openConnections();
 
-    /** How often the load's timers tick, for config.json. */
-    long tickNanos();
+    /** Moves what was recorded since the last call into {@code into}, adding to what it holds. */
+    void drainLatencies(Latencies into);
 
-    boolean requestLimitReached();
+    /** True when latency is corrected for coordinated omission (open loop), false when from the actual send. */
+    boolean openLoop();
 
+    /** Whether it times TLS handshakes, so its intervals carry a handshake histogram and failure count. */
+    default boolean timesHandshakes() {
+        return false;
+    }
+
+    /** TLS handshakes that failed since the start. */
+    default long handshakeFailures() {
+        return 0;
+    }
+
+    /**
+     * Whether a load given a fixed amount of work (a request, call or cycle count) has ended all of it. A load that
+     * runs until stopped is never finished and returns false from {@link #bounded}.
+     */
+    boolean finished();
+
+    /** Whether {@link #finished} can become true, so the driver checks it closely. */
+    boolean bounded();
+
+    /** Starts nothing new. */
     void stopSending();
 
-    /** Waits up to {@code timeout} for outstanding replies, then fails what is left. */
+    /** Waits up to {@code timeout} for what is still owed, then fails what is left. */
     void drain(Duration timeout) throws InterruptedException;
 
-    Throwable firstFailure();
+    /** Adds the load's own settings to {@code config.json}: its latency kind, its I/O, its send tick. */
+    void describe(Map<String, Object> config);
+
+    /** How its intervals read on the progress line. */
+    ProgressLine progressLine(Schedule schedule);
 
     @Override
     void close();

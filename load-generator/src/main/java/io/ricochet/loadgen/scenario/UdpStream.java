@@ -12,19 +12,24 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
 import io.ricochet.codec.FrameHeader;
 import io.ricochet.config.TransportKind;
+import io.ricochet.loadgen.report.ProgressLine;
+import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * UCloud-style UDP packet-rate and bandwidth test: each connected socket writes datagrams of one size
  * as fast as the socket takes them (or at a total {@code rate}), 64 per event-loop turn, and counts the
- * verified replies. Every datagram has the same body, so verifying costs one comparison per byte.
+ * verified replies. Every datagram has the same body, so verifying costs one comparison per byte. It runs until
+ * stopped and has no latency: its drain is a linger for replies still on their way.
  */
-public final class UdpStream implements AutoCloseable {
+public final class UdpStream implements Load {
     private static final int BATCH = 64;
 
     private final InetSocketAddress target;
@@ -68,6 +73,11 @@ public final class UdpStream implements AutoCloseable {
         return io;
     }
 
+    public InetSocketAddress target() {
+        return target;
+    }
+
+    @Override
     public void start() {
         startNanos = System.nanoTime();
         for (int i = 0; i < sockets; i++) {
@@ -156,8 +166,56 @@ public final class UdpStream implements AutoCloseable {
         return true;
     }
 
+    @Override
+    public RunStats.Counts counts() {
+        long ok = received.sum();
+        return new RunStats.Counts(sent.sum(), ok, bad.sum(), 0, 0, ok * size, 0, 0);
+    }
+
+    @Override
+    public int openConnections() {
+        return sockets;
+    }
+
+    @Override
+    public void drainLatencies(Latencies into) {
+    }
+
+    @Override
+    public boolean openLoop() {
+        return false;
+    }
+
+    @Override
+    public boolean finished() {
+        return false;
+    }
+
+    @Override
+    public boolean bounded() {
+        return false;
+    }
+
+    @Override
     public void stopSending() {
         sending = false;
+    }
+
+    /** Lingers for {@code linger}: a datagram's reply cannot be told apart from a lost one sooner. */
+    @Override
+    public void drain(Duration linger) throws InterruptedException {
+        Thread.sleep(linger.toMillis());
+    }
+
+    @Override
+    public void describe(Map<String, Object> config) {
+        config.put("latency_kind", "none (udp-stream counts datagrams; its latency.hlog holds empty intervals)");
+        config.put("io", io.kind().label());
+    }
+
+    @Override
+    public ProgressLine progressLine(Schedule schedule) {
+        return ProgressLine.stream(schedule.duration(), bad::sum);
     }
 
     @Override

@@ -1,0 +1,31 @@
+package io.ricochet.loadgen.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * How many connections a stream of requests runs on and how they are opened and paced: shared by {@code echo} and
+ * {@code massive}, each with its own defaults (a stress test opens ten at once, a held-connection test ramps to ten
+ * thousand that send rarely).
+ */
+final class ConnectionOptions {
+    @Shard(Shard.Rule.SPLIT_TOTAL)
+    @Option(names = "--connections", description = "Connections (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Shard(Shard.Rule.SPLIT_RATE)
+    @Option(names = "--connect-rate", converter = Converters.RateConverter.class,
+            description = "New connections per second while ramping; 0 = all at once (default: ${DEFAULT-VALUE}).")
+    double connectRate;
+
+    @Option(names = "--per-connection-rate", converter = Converters.RateConverter.class,
+            description = "Requests/s on each connection, open loop, e.g. 0.04/s for held connections; "
+                    + "0 = none of its own (default: ${DEFAULT-VALUE}).")
+    double perConnectionRate;
+
+    /** The defaults, shown in the command's help. */
+    ConnectionOptions(int connections, double connectRate, double perConnectionRate) {
+        this.connections = connections;
+        this.connectRate = connectRate;
+        this.perConnectionRate = perConnectionRate;
+    }
+}
