@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The calls one end of a connection makes: ids, the pending table, deadlines. Each call ends exactly
- * once: by its response, its deadline (a timer on the event loop), the caller's cancel, or the loss of
- * the connection, whichever removes it from the table first. A write that fails closes the channel, so
+ * once: by its response, its deadline, the caller's cancel, or the loss of the connection, whichever removes it
+ * from the table first. Deadlines share one timer per connection, set for the earliest pending deadline: calls made
+ * with the same timeout have rising deadlines, so the timer is set about once per timeout, not once per call. A write that fails closes the channel, so
  * it ends the call as a connection loss. A response that finds no pending call is dropped and counted
  * in {@link #lateResponses}. State is event-loop confined; {@link #call} and {@link #send} may be used
  * from any thread.
@@ -36,6 +37,9 @@ final class CallTable {
     private final RpcConfig config;
     private final RpcMetrics metrics;
     private final LongObjectHashMap<PendingCall> pending = new LongObjectHashMap<>();
+    /** The deadline sweep, set for {@link #sweepAt}; null when none is set. */
+    private ScheduledFuture<?> sweep;
+    private long sweepAt;
     private long nextId;
     private volatile boolean closed;
     private long lateResponses;
@@ -58,7 +62,7 @@ final class CallTable {
      */
     CompletableFuture<ByteString> call(String method, String tag, ByteString payload, long timeoutNanos,
             Runnable whenWritten) {
-        CompletableFuture<ByteString> result = new CompletableFuture<>();
+        CallFuture result = new CallFuture();
         RpcException invalid = check(method, payload);
         if (invalid != null) {
             refused(result, whenWritten, invalid);
@@ -101,8 +105,8 @@ final class CallTable {
         return new RpcException(RpcStatus.UNAVAILABLE, "connection to " + session.remoteAddress() + " closed");
     }
 
-    private void start(String method, String tag, ByteString payload, long timeoutNanos,
-            CompletableFuture<ByteString> result, Runnable whenWritten) {
+    private void start(String method, String tag, ByteString payload, long timeoutNanos, CallFuture result,
+            Runnable whenWritten) {
         if (closed) {
             refused(result, whenWritten, closedNow());
             return;
@@ -120,21 +124,60 @@ final class CallTable {
             return;
         }
         long id = ++nextId;
-        PendingCall call = new PendingCall(id, method, tag, result, System.nanoTime());
+        long now = System.nanoTime();
+        PendingCall call = new PendingCall(id, method, tag, result, now, now + timeoutNanos);
         pending.put(id, call);
         metrics.started();
-        call.timer = session.eventLoop().schedule(call, timeoutNanos, TimeUnit.NANOSECONDS);
+        sweepBy(call.deadlineNanos);
         Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
                 .setTimeoutMicros(Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
         ByteBuf encoded = EnvelopeCodec.encode(request, session);
         connection.write(encoded, whenWritten);
         // Only now: a cancel that lands while the call is being set up must not send CANCEL ahead of REQUEST.
         // The caller's cancel ends the call here and tells the callee, which stops work nobody waits for.
-        result.whenComplete((v, e) -> {
-            if (e instanceof CancellationException) {
-                cancelled(call);
+        result.call = call;
+        if (result.isCancelled()) {
+            cancelled(call);
+        }
+    }
+
+    /** Makes sure the sweep runs by {@code deadline}: sets it if none is set, or sets it earlier. */
+    private void sweepBy(long deadline) {
+        if (sweep != null && deadline - sweepAt >= 0) {
+            return;
+        }
+        if (sweep != null) {
+            sweep.cancel(false);
+        }
+        sweepAt = deadline;
+        sweep = session.eventLoop().schedule(this::sweep, Math.max(0, deadline - System.nanoTime()),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** Ends the calls past their deadline, then sets the sweep for the earliest deadline left. */
+    private void sweep() {
+        sweep = null;
+        if (pending.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        ArrayList<PendingCall> expired = new ArrayList<>();
+        long earliest = Long.MAX_VALUE;
+        boolean any = false;
+        for (PendingCall call : pending.values()) {
+            if (call.deadlineNanos - now <= 0) {
+                expired.add(call);
+            } else if (!any || call.deadlineNanos - earliest < 0) {
+                earliest = call.deadlineNanos;
+                any = true;
             }
-        });
+        }
+        for (PendingCall call : expired) {
+            call.expire(now);
+        }
+        if (any) {
+            sweepBy(earliest);
+        }
     }
 
     private void cancelled(PendingCall call) {
@@ -147,7 +190,6 @@ final class CallTable {
             return;
         }
         if (pending.remove(call.id) == call) {
-            call.timer.cancel(false);
             metrics.finished(call.tag, RpcStatus.CANCELLED, System.nanoTime() - call.startNanos);
             if (!closed) {
                 tellCancelled(call.id);
@@ -246,7 +288,6 @@ final class CallTable {
             lateResponses++;
             return;
         }
-        call.timer.cancel(false);
         RpcStatus status = RpcStatus.of(response.getStatus());
         metrics.finished(call.tag, status, System.nanoTime() - call.startNanos);
         if (status == RpcStatus.OK) {
@@ -260,6 +301,10 @@ final class CallTable {
     void connectionLost() {
         closed = true;
         heldCancels = null;
+        if (sweep != null) {
+            sweep.cancel(false);
+            sweep = null;
+        }
         if (pending.isEmpty()) {
             return;
         }
@@ -267,7 +312,6 @@ final class CallTable {
         ArrayList<PendingCall> calls = new ArrayList<>(pending.values());
         pending.clear();
         for (PendingCall call : calls) {
-            call.timer.cancel(false);
             metrics.finished(call.tag, RpcStatus.UNAVAILABLE, System.nanoTime() - call.startNanos);
             call.result.completeExceptionally(lost);
         }
@@ -290,29 +334,64 @@ final class CallTable {
         return lateResponses;
     }
 
-    private final class PendingCall implements Runnable {
+    private final class PendingCall {
         final long id;
         final String method;
         final String tag;
         final CompletableFuture<ByteString> result;
         final long startNanos;
-        ScheduledFuture<?> timer;
+        final long deadlineNanos;
 
-        PendingCall(long id, String method, String tag, CompletableFuture<ByteString> result, long startNanos) {
+        PendingCall(long id, String method, String tag, CompletableFuture<ByteString> result, long startNanos,
+                long deadlineNanos) {
             this.id = id;
             this.method = method;
             this.tag = tag;
             this.result = result;
             this.startNanos = startNanos;
+            this.deadlineNanos = deadlineNanos;
         }
 
-        /** The deadline: ends the call unless a response, a cancel or the connection's loss ended it first. */
-        @Override
-        public void run() {
+        /** The deadline has passed: ends the call, which no response, cancel or loss ended first. */
+        void expire(long now) {
             if (pending.remove(id) == this) {
-                metrics.finished(tag, RpcStatus.DEADLINE_EXCEEDED, System.nanoTime() - startNanos);
+                metrics.finished(tag, RpcStatus.DEADLINE_EXCEEDED, now - startNanos);
                 result.completeExceptionally(new RpcException(RpcStatus.DEADLINE_EXCEEDED,
-                        method + " after " + (System.nanoTime() - startNanos) / 1_000_000 + " ms"));
+                        method + " after " + (now - startNanos) / 1_000_000 + " ms"));
+            }
+        }
+    }
+
+    /**
+     * A call's future, which tells its table when the caller cancels it (by {@code cancel} or by completing it with a
+     * {@link CancellationException}) without a completion stage of its own per call.
+     */
+    private final class CallFuture extends CompletableFuture<ByteString> {
+        /** Set on the event loop once the request is written; a cancel before that is seen there. */
+        volatile PendingCall call;
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                tell();
+            }
+            return cancelled;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            boolean completed = super.completeExceptionally(ex);
+            if (completed && ex instanceof CancellationException) {
+                tell();
+            }
+            return completed;
+        }
+
+        private void tell() {
+            PendingCall c = call;
+            if (c != null) {
+                cancelled(c);
             }
         }
     }

@@ -39,6 +39,9 @@ final class RequestServer {
     /** Requests being served, one-way ones included: the limit counts these. */
     private int inFlight;
     private boolean closed;
+    /** The last method name heard, and its bytes: a connection mostly calls the same few methods. */
+    private ByteString lastMethodBytes = ByteString.EMPTY;
+    private String lastMethod = "";
 
     RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
             RpcConnection connection, RpcAuthenticator authenticator) {
@@ -56,12 +59,17 @@ final class RequestServer {
         boolean oneWay = request.getKind() == Kind.ONE_WAY;
         // Checked on the bytes first: a name is a map key and may become a meter tag.
         int methodBytes = request.getMethodBytes().size();
-        if (methodBytes == 0 || methodBytes > MAX_METHOD_BYTES || request.getMethod().length() > RpcConfig.MAX_METHOD_LENGTH) {
+        if (methodBytes == 0 || methodBytes > MAX_METHOD_BYTES) {
             refuse(id, oneWay, RpcMetrics.UNKNOWN_METHOD, RpcStatus.INVALID_ARGUMENT, "method: " + methodBytes
                     + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
             return;
         }
-        String method = request.getMethod();
+        String method = methodName(request.getMethodBytes());
+        if (method.length() > RpcConfig.MAX_METHOD_LENGTH) {
+            refuse(id, oneWay, RpcMetrics.UNKNOWN_METHOD, RpcStatus.INVALID_ARGUMENT, "method: " + methodBytes
+                    + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
+            return;
+        }
         if (method.equals(RpcConnection.PING)) {
             // A keepalive: answered here, by either end, and not counted as a call. Only ends that know
             // CANCEL ping, so the peer may be sent them from now on.
@@ -115,17 +123,37 @@ final class RequestServer {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
+        if (answer instanceof CompletableFuture<?> f && f.isDone()) {
+            // Answered at once (a synchronous handler): no completion stage to hop through.
+            ByteString payload = null;
+            Throwable error = null;
+            try {
+                payload = (ByteString) f.join();
+            } catch (CompletionException | CancellationException e) {
+                error = e;
+            }
+            answered(id, oneWay, served, tag, now, payload, error, false);
+            return;
+        }
         // An answer given while its request's read batch runs is held in check by backpressure on reading; a
         // later one (forwarded, or from an executor) is not, so it is checked against the caller's reading.
-        boolean late = !(answer instanceof CompletableFuture<?> f && f.isDone());
         answer.whenComplete((payload, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, served, tag, now, payload, error, late);
+                answered(id, oneWay, served, tag, now, payload, error, true);
             } else {
-                loop.execute(() -> answered(id, oneWay, served, tag, now, payload, error, late));
+                loop.execute(() -> answered(id, oneWay, served, tag, now, payload, error, true));
             }
         });
+    }
+
+    /** {@code bytes} as a name: the last one's String when they are the same, so no decoding and its hash is kept. */
+    private String methodName(ByteString bytes) {
+        if (!bytes.equals(lastMethodBytes)) {
+            lastMethodBytes = bytes;
+            lastMethod = bytes.toStringUtf8();
+        }
+        return lastMethod;
     }
 
     /**

@@ -52,7 +52,10 @@ public final class RpcConnection {
     private volatile FrameSession session;
     private volatile CallTable calls;
     private RequestServer server;
-    // Keepalive state, event-loop confined: stamped once per frame each way, read every half interval.
+    // Keepalive state, event-loop confined. A frame each way only sets a flag (no clock read per frame); every quarter
+    // interval the flags become times, so a time is at most a quarter interval late.
+    private boolean sentSinceCheck;
+    private boolean heardSinceCheck;
     private long lastSentNanos;
     private long lastHeardNanos;
     private long pingSentNanos;
@@ -127,14 +130,14 @@ public final class RpcConnection {
             ping(now);
         }
         if (keepaliveNanos > 0) {
-            long check = Math.max(1, keepaliveNanos / 2);
+            long check = Math.max(1, keepaliveNanos / 4);
             keepalive = opened.eventLoop().scheduleAtFixedRate(this::keepalive, check, check, TimeUnit.NANOSECONDS);
         }
         onOpen.accept(this);
     }
 
     private void received(FrameSession s, ByteBuf body) {
-        lastHeardNanos = System.nanoTime();
+        heardSinceCheck = true;
         Envelope envelope;
         try {
             envelope = EnvelopeCodec.decode(body);
@@ -166,9 +169,9 @@ public final class RpcConnection {
         onClose.accept(this);
     }
 
-    /** Writes {@code body} as one frame; on the event loop. The one place frames go out, so it stamps the time. */
+    /** Writes {@code body} as one frame; on the event loop. The one place frames go out, so it notes the send. */
     void write(ByteBuf body, Runnable whenWritten) {
-        lastSentNanos = System.nanoTime();
+        sentSinceCheck = true;
         session.send(body, whenWritten);
     }
 
@@ -181,8 +184,9 @@ public final class RpcConnection {
     }
 
     /**
-     * Every half interval. A ping goes out once nothing was sent for the interval, since the peer's idle
-     * timeout counts the frames it receives, or once nothing was heard for it. Any frame heard after a ping
+     * Every quarter interval. A ping goes out once nothing was sent for the interval, since the peer's idle
+     * timeout counts the frames it receives, or once nothing was heard for it: between one and one and a quarter
+     * intervals after the last frame (a frame's time is that of the first check after it). Any frame heard after a ping
      * shows the peer alive, as in grpc-java: its answer may be queued behind others. Only a ping followed
      * by a whole interval of silence closes the connection.
      */
@@ -191,6 +195,14 @@ public final class RpcConnection {
             return;
         }
         long now = System.nanoTime();
+        if (sentSinceCheck) {
+            sentSinceCheck = false;
+            lastSentNanos = now;
+        }
+        if (heardSinceCheck) {
+            heardSinceCheck = false;
+            lastHeardNanos = now;
+        }
         if (pingOutstanding) {
             if (lastHeardNanos - pingSentNanos > 0) {
                 pingOutstanding = false;

@@ -68,6 +68,25 @@ class RpcCallTest {
         }
     }
 
+    /** Deadlines share one timer per connection: a shorter one made later moves it earlier, and it re-arms after. */
+    @Test
+    void eachCallEndsAtItsOwnDeadlineWhateverTheOrderTheyWereMadeIn() {
+        try (RpcFixture f = new RpcFixture()) {
+            f.methods.register("never", request -> new CompletableFuture<>());
+            RpcClient client = f.client();
+            CompletableFuture<ByteString> longest = client.call("never", bytes("x"), Duration.ofMinutes(10));
+            CompletableFuture<ByteString> later = client.call("never", bytes("x"), Duration.ofMillis(400));
+            CompletableFuture<ByteString> sooner = client.call("never", bytes("x"), Duration.ofMillis(100));
+            assertEquals(RpcStatus.DEADLINE_EXCEEDED, failure(sooner));
+            assertEquals(RpcStatus.DEADLINE_EXCEEDED, failure(later));
+            assertFalse(longest.isDone(), "a call ten minutes from its deadline is still waiting");
+            f.methods.register("echo", RpcHandler.sync(p -> p));
+            assertEquals("still open", await(client.call("echo", bytes("still open"))).toStringUtf8());
+            assertEquals(2L, f.clientRegistry.get(RpcMetrics.CLIENT_REQUESTS).tag("status", "DEADLINE_EXCEEDED")
+                    .timer().count());
+        }
+    }
+
     private static long lateResponses(RpcClient client) {
         return await(CompletableFuture.supplyAsync(() -> client.connection().lateResponses(),
                 client.connection().eventLoop()));

@@ -102,6 +102,24 @@ class RpcCancelTest {
         }
     }
 
+    /** Completing a call's future with a CancellationException is a cancel too: the handler hears of it. */
+    @Test
+    void completingTheFutureWithACancellationTellsTheCallee() throws Exception {
+        try (RpcFixture f = new RpcFixture()) {
+            CountDownLatch cancelled = new CountDownLatch(1);
+            f.methods.register("slow", request -> {
+                request.onCancel(cancelled::countDown);
+                return new CompletableFuture<>();
+            });
+            f.methods.register("echo", RpcHandler.sync(p -> p));
+            RpcClient client = f.client();
+            CompletableFuture<ByteString> call = client.call("slow", bytes("x"), Duration.ofSeconds(30));
+            await(client.call("echo", bytes("the request is in")));
+            assertTrue(call.completeExceptionally(new java.util.concurrent.CancellationException("gave up")));
+            assertTrue(cancelled.await(10, TimeUnit.SECONDS), "the handler's cancel signal ran");
+        }
+    }
+
     /** The caller sent CANCEL and waits for nothing: an answer the handler gives later is not sent. */
     @Test
     void aRequestCancelledByItsCallerIsNotAnswered() throws Exception {

@@ -14,6 +14,11 @@ import picocli.CommandLine.Command;
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
+        // A measuring tool should not spend its time on stack traces of sampled buffers: Netty's leak detector is off
+        // unless asked for (tests run it at paranoid).
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         IoTransport.preferOneShotIoUringPoll();
         System.exit(newCommandLine().execute(args));
     }
