@@ -14,6 +14,6 @@ final class RpcOptions {
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--warmup", defaultValue = "0", description = "Untimed calls (rpc) or cycles (register) run first, "
-            + "on other connections, to warm both JITs; a count, not a duration (default: ${DEFAULT-VALUE}).")
+            + "on the same connections, to warm both JITs; a count, not a duration (default: ${DEFAULT-VALUE}).")
     long warmup;
 }

@@ -41,17 +41,12 @@ final class RpcScenarios {
                 LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, false, err)) {
             InetSocketAddress target = resolved.rpc();
             URI scrape = resolved.scrape();
-            RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, inFlight, size, timeout, common.seed, common.io,
-                    common.ioThreads, RunSupport.within(resolved.tls(), timeout), RunSupport.within(resolved.noise(), timeout));
+            RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, warmup, inFlight, size, timeout, common.seed,
+                    common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout),
+                    RunSupport.within(resolved.noise(), timeout));
             if (warmup > 0) {
-                // The same shape on its own connections; nothing of it is reported, and the server is sampled after it.
-                RpcBenchSpec warm = new RpcBenchSpec(target, clients, warmup, inFlight, size, timeout, common.seed + 1,
-                        common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout),
-                        RunSupport.within(resolved.noise(), timeout));
-                err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls") + ", not counted");
-                try (RpcWorkload load = workload.apply(warm)) {
-                    new RpcRun(warm, new RunOptions(command, null, null, null, Map.of()), common.interval).run(load);
-                }
+                err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls")
+                        + " on the same connections, not counted");
             }
             RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec), hooks);
             RpcSummary summary;
@@ -86,6 +81,7 @@ final class RpcScenarios {
         c.put("target", spec.target().getHostString() + ":" + spec.target().getPort());
         c.put("clients", spec.clients());
         c.put("total", spec.total());
+        c.put("warmup", spec.warmup());
         c.put("in_flight", spec.inFlight());
         c.put("size", spec.bodySize());
         c.put("timeout_s", spec.timeout().toNanos() / 1e9);

@@ -42,7 +42,7 @@ public final class RegisterLoad extends RpcLoadBase {
     private final List<RpcClient[]> connected = new ArrayList<>();
 
     @Override
-    public void prepare() {
+    void connect() {
         // One step of a cycle at a time per connection.
         openGroup(1);
         for (int i = 0; i < spec.clients(); i++) {
@@ -51,15 +51,23 @@ public final class RegisterLoad extends RpcLoadBase {
     }
 
     @Override
-    public void start() {
+    CompletableFuture<Void> begin(boolean warmup) {
         List<CompletableFuture<Void>> pairs = new ArrayList<>();
         for (int i = 0; i < connected.size(); i++) {
             RpcClient[] pair = connected.get(i);
-            Pair p = new Pair(i, pair[0], pair[1], spec.shareOf(i));
+            Pair p = new Pair(i, pair[0], pair[1], warmup ? spec.warmupShareOf(i) : spec.shareOf(i),
+                    warmup ? "warmup/" : "");
             p.next(0);
             pairs.add(p.done);
         }
-        done = CompletableFuture.allOf(pairs.toArray(new CompletableFuture<?>[0]));
+        return CompletableFuture.allOf(pairs.toArray(new CompletableFuture<?>[0]));
+    }
+
+    @Override
+    synchronized void warmedUp() {
+        for (Recorder step : stepLatency) {
+            step.reset();
+        }
     }
 
     @Override
@@ -85,13 +93,16 @@ public final class RegisterLoad extends RpcLoadBase {
         final RpcClient caller;
         final long cycles;
         final ByteString body;
+        /** Keeps the warmup's URIs apart from the measured ones. */
+        final String phase;
 
-        Pair(int index, RpcClient owner, RpcClient caller, long cycles) {
+        Pair(int index, RpcClient owner, RpcClient caller, long cycles, String phase) {
             this.index = index;
             this.owner = owner;
             this.caller = caller;
             this.cycles = cycles;
             this.body = body(index);
+            this.phase = phase;
         }
 
         final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -112,7 +123,7 @@ public final class RegisterLoad extends RpcLoadBase {
         /** Completes normally whatever happened; the outcome is in the counters. */
         private CompletableFuture<Void> cycle(long cycle) {
             // The seed is distinct per worker of a distributed run, so no two workers' pairs share a URI.
-            String uri = "bench/" + spec.seed() + "/" + index + "/" + cycle;
+            String uri = "bench/" + spec.seed() + "/" + phase + index + "/" + cycle;
             long[] t = new long[STEPS.size() + 1];
             t[0] = System.nanoTime();
             return owner.serve(uri, REVERSE)

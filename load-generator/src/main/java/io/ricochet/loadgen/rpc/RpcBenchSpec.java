@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param target      the RPC server or agent
  * @param clients     connections, each its own client (for {@code register}: clients per role, so pairs)
  * @param total       calls ({@code rpc}) or cycles ({@code register}), split evenly over the clients
+ * @param warmup      calls or cycles run first on the same clients, split the same way, and not counted
  * @param inFlight    calls each client keeps waiting at once (pipelined on its connection)
  * @param bodySize    bytes of the body each call carries
  * @param timeout     deadline of each call
@@ -21,11 +22,20 @@ import java.time.Duration;
  * @param tls         the client's TLS, or null for plaintext
  * @param noise       the client's Noise channel, or null
  */
-public record RpcBenchSpec(InetSocketAddress target, int clients, long total, int inFlight, int bodySize,
+public record RpcBenchSpec(InetSocketAddress target, int clients, long total, long warmup, int inFlight, int bodySize,
         Duration timeout, long seed, TransportKind io, int ioThreads, Tls tls, ClientNoiseConfig noise) {
 
     /** Units of work of client {@code index}: an even split, the remainder to the first clients. */
     public long shareOf(int index) {
-        return total / clients + (index < total % clients ? 1 : 0);
+        return split(total, index);
+    }
+
+    /** Warmup units of client {@code index}, split as {@link #shareOf} splits the measured ones. */
+    public long warmupShareOf(int index) {
+        return split(warmup, index);
+    }
+
+    private long split(long units, int index) {
+        return units / clients + (index < units % clients ? 1 : 0);
     }
 }

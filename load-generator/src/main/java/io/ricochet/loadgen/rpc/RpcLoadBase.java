@@ -26,13 +26,50 @@ abstract class RpcLoadBase implements RpcWorkload {
     final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     RpcClients group;
-    /** Completes when every unit has ended; set by {@link #start}. */
+    /** Completes when every measured unit has ended; set by {@link #start}. */
     volatile CompletableFuture<Void> done;
     /** Cleared by a stop: no unit starts after it. */
     volatile boolean sending = true;
 
     RpcLoadBase(RpcBenchSpec spec) {
         this.spec = spec;
+    }
+
+    /** Connects every client; fails with {@code RpcException(UNAVAILABLE)} if one cannot connect. */
+    abstract void connect();
+
+    /**
+     * Starts one phase on every client: its warmup share or its measured share of the work. The future completes when
+     * all of the phase has ended.
+     */
+    abstract CompletableFuture<Void> begin(boolean warmup);
+
+    /** Forgets what the warmup recorded beyond the shared counters and latency. */
+    void warmedUp() {
+    }
+
+    /**
+     * Connects, then runs the warmup on the same connections, so measurement starts at the steady state the warmup
+     * reached (new connections would run their setup paths again, and the JIT would recompile what they touch).
+     */
+    @Override
+    public final void prepare() {
+        connect();
+        if (spec.warmup() > 0) {
+            // Every call ends by its deadline, so the warmup ends.
+            begin(true).join();
+            counters.ok.reset();
+            counters.bad.reset();
+            counters.errors.reset();
+            latency.reset();
+            firstError.set(null);
+            warmedUp();
+        }
+    }
+
+    @Override
+    public final void start() {
+        done = begin(false);
     }
 
     /** Starts the client group, allowing {@code maxInFlight} calls per connection. */

@@ -28,27 +28,24 @@ public final class UpdateLoad extends RpcLoadBase {
     }
 
     @Override
-    public void prepare() {
+    void connect() {
         openGroup(spec.inFlight());
         List<CompletableFuture<RpcClient>> connects = new ArrayList<>();
         for (int i = 0; i < spec.clients(); i++) {
             connects.add(group.connect(spec.target()));
         }
         for (int i = 0; i < spec.clients(); i++) {
-            drivers.add(new Driver(i, Joins.join(connects.get(i)), spec.shareOf(i)));
+            drivers.add(new Driver(i, Joins.join(connects.get(i))));
         }
     }
 
     @Override
-    public void start() {
+    CompletableFuture<Void> begin(boolean warmup) {
         CompletableFuture<?>[] ends = new CompletableFuture<?>[drivers.size()];
         for (int i = 0; i < ends.length; i++) {
-            ends[i] = drivers.get(i).done;
+            ends[i] = drivers.get(i).begin(warmup ? spec.warmupShareOf(i) : spec.shareOf(i));
         }
-        done = CompletableFuture.allOf(ends);
-        for (Driver driver : drivers) {
-            driver.client.connection().eventLoop().execute(driver::issue);
-        }
+        return CompletableFuture.allOf(ends);
     }
 
     @Override
@@ -72,10 +69,11 @@ public final class UpdateLoad extends RpcLoadBase {
     private final class Driver {
         final int index;
         final RpcClient client;
-        final long quota;
         final ByteString body;
         final Histogram histogram = RunStats.newHistogram();
-        final CompletableFuture<Void> done = new CompletableFuture<>();
+        /** The current phase's calls and its end. */
+        long quota;
+        CompletableFuture<Void> done;
         long issued;
         long ended;
         int inFlight;
@@ -87,14 +85,33 @@ public final class UpdateLoad extends RpcLoadBase {
         long lastAnswerNanos;
         boolean issuing;
 
-        Driver(int index, RpcClient client, long quota) {
+        Driver(int index, RpcClient client) {
             this.index = index;
             this.client = client;
-            this.quota = quota;
             this.body = body(index);
-            if (quota == 0) {
-                done.complete(null);
-            }
+        }
+
+        /** Starts a phase of {@code calls} on the event loop; nothing of an earlier phase is in flight or counted. */
+        CompletableFuture<Void> begin(long calls) {
+            CompletableFuture<Void> phase = new CompletableFuture<>();
+            client.connection().eventLoop().execute(() -> {
+                quota = calls;
+                done = phase;
+                issued = 0;
+                ended = 0;
+                ok = 0;
+                bad = 0;
+                errors = 0;
+                firstSendNanos = 0;
+                lastAnswerNanos = 0;
+                histogram.reset();
+                if (calls == 0) {
+                    phase.complete(null);
+                } else {
+                    issue();
+                }
+            });
+            return phase;
         }
 
         /** Tops the calls in flight up to the limit; re-entered from a call that fails at once, hence the guard. */

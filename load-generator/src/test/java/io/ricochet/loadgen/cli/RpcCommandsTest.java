@@ -57,6 +57,36 @@ class RpcCommandsTest {
         assertEquals(1200.0, s.get("server").get("rpc_requests").asDouble());
     }
 
+    /** The warmup runs on the measured connections first; nothing of it is counted, by the client or the server. */
+    @Test
+    void aWarmupRunsFirstAndOnlyTheMeasuredCallsCount() {
+        Cli.Result r = Cli.run("rpc", "--clients", "4", "--requests", "1002", "--warmup", "3001", "--in-flight", "2",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(1002, s.get("received_ok").asLong());
+        assertEquals(1002, s.get("latency_us").get("count").asLong());
+        assertEquals(1002.0, s.get("server").get("rpc_requests").asDouble(), "the server is sampled after the warmup");
+        long sum = 0;
+        for (JsonNode c : s.get("clients")) {
+            sum += c.get("ok").asLong();
+            assertEquals(c.get("requests").asLong(), c.get("ok").asLong(), c.toString());
+        }
+        assertEquals(1002, sum);
+    }
+
+    @Test
+    void aRegisterWarmupIsNotCountedInItsSteps() {
+        Cli.Result r = Cli.run("register", "--pairs", "2", "--cycles", "100", "--warmup", "60", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(100, s.get("received_ok").asLong());
+        for (String step : List.of("register", "call", "unregister", "call_missing")) {
+            assertEquals(100, s.get("steps_latency_us").get(step).get("count").asLong(), step);
+        }
+        assertEquals(400.0, s.get("server").get("rpc_requests").asDouble());
+    }
+
     @Test
     void tableHasNbagentColumns() {
         Cli.Result r = Cli.run("rpc", "--clients", "2", "--requests", "100");
