@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Recorder;
 
@@ -130,7 +133,18 @@ abstract class RpcLoadBase implements RpcWorkload {
     }
 
     @Override
-    public boolean bounded() {
+    public boolean awaitFinished(long nanos) throws InterruptedException {
+        CompletableFuture<Void> d = done;
+        if (d == null) {
+            return RpcWorkload.super.awaitFinished(nanos);
+        }
+        try {
+            d.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            // Each unit's failure is counted where it happens; the future only says the work is over.
+        }
         return true;
     }
 

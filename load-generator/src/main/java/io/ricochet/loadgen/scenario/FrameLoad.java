@@ -96,9 +96,17 @@ public abstract class FrameLoad implements Load {
         return requestLimitReached() && stats.counts().completed() >= spec.maxRequests();
     }
 
+    /** A request count is checked every millisecond: the last reply is timed closely, and sweeps' steps are short. */
     @Override
-    public boolean bounded() {
-        return spec.maxRequests() > 0;
+    public boolean awaitFinished(long nanos) throws InterruptedException {
+        if (spec.maxRequests() == 0) {
+            return Load.super.awaitFinished(nanos);
+        }
+        long deadline = System.nanoTime() + nanos;
+        while (!finished() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return finished();
     }
 
     @Override

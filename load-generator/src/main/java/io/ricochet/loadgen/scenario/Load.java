@@ -43,12 +43,19 @@ public interface Load extends AutoCloseable {
 
     /**
      * Whether a load given a fixed amount of work (a request, call or cycle count) has ended all of it. A load that
-     * runs until stopped is never finished and returns false from {@link #bounded}.
+     * runs until stopped is never finished.
      */
     boolean finished();
 
-    /** Whether {@link #finished} can become true, so the driver checks it closely. */
-    boolean bounded();
+    /**
+     * Waits up to {@code nanos} for {@link #finished}; returns whether it is. A load that runs until stopped just
+     * waits. One that ends by itself should return as soon as it does, without waking the caller in between: on a
+     * saturated machine a thread woken every millisecond takes time from the event loops it measures.
+     */
+    default boolean awaitFinished(long nanos) throws InterruptedException {
+        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(nanos);
+        return finished();
+    }
 
     /** Starts nothing new. */
     void stopSending();

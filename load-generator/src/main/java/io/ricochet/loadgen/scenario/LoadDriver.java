@@ -20,9 +20,8 @@ import org.HdrHistogram.Histogram;
  * whose totals are exactly the sum of the intervals reported.
  */
 public final class LoadDriver {
-    /** How often a load that may finish by itself is checked: a fixed amount of work is timed closely. */
-    private static final long BOUNDED_POLL_MILLIS = 1;
-    private static final long UNBOUNDED_POLL_MILLIS = 50;
+    /** How often a stop from the controller is looked for. */
+    private static final long STOP_POLL_NANOS = 50_000_000;
 
     private final RunOptions options;
     private final Schedule schedule;
@@ -137,9 +136,11 @@ public final class LoadDriver {
 
     /** Waits until {@code wake}; true when the run is over: its end has come, its work is done, or a stop was asked. */
     private boolean awaitInterval(Load load, long wake, long end) throws InterruptedException {
-        long pollMillis = load.bounded() ? BOUNDED_POLL_MILLIS : UNBOUNDED_POLL_MILLIS;
-        while (System.nanoTime() < wake && !load.finished() && !options.hooks().stopRequested()) {
-            Thread.sleep(Math.max(1, Math.min(pollMillis, (wake - System.nanoTime()) / 1_000_000)));
+        long left;
+        while ((left = wake - System.nanoTime()) > 0 && !options.hooks().stopRequested()) {
+            if (load.awaitFinished(Math.min(left, STOP_POLL_NANOS))) {
+                return true;
+            }
         }
         return System.nanoTime() >= end || load.finished() || options.hooks().stopRequested();
     }

@@ -192,11 +192,6 @@ public final class UdpStream implements Load {
     }
 
     @Override
-    public boolean bounded() {
-        return false;
-    }
-
-    @Override
     public void stopSending() {
         sending = false;
     }

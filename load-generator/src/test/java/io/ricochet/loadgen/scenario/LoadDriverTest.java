@@ -64,11 +64,6 @@ class LoadDriverTest {
         }
 
         @Override
-        public boolean bounded() {
-            return finishAt > 0;
-        }
-
-        @Override
         public void stopSending() {
             calls.add("stop");
         }
