@@ -183,6 +183,7 @@ final class ControllerCommand implements Callable<Integer> {
                 installStopSignals(controller);
                 DistributedSummary summary = controller.run(workersExecutor, executor);
                 print(summary, command, sub);
+                Reports.writeHtml(common.report, spec.commandLine().getErr());
                 // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
                 if (!controller.allWorkersSucceeded() || summary.refusedInputs() > 0) {
                     return ExitCodes.FAILED;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
             SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
-            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class})
+            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class, ReportCommand.class})
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
@@ -31,11 +31,29 @@ public final class LoadGeneratorMain implements Runnable {
             e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
             return ExitCodes.USAGE;
         });
+        // Every run that wrote a report directory ends by drawing its report.html.
+        cli.setExecutionStrategy(parsed -> {
+            int exit = new CommandLine.RunLast().execute(parsed);
+            Reports.writeHtml(reportDir(parsed), parsed.commandSpec().commandLine().getErr());
+            return exit;
+        });
         cli.setExecutionExceptionHandler((e, parsed, result) -> {
             parsed.getErr().println("load-generator: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return ExitCodes.FAILED;
         });
         return cli;
+    }
+
+    /** The report directory of the command that ran, or null: its {@code --report}, from its {@link CommonOptions}. */
+    private static java.nio.file.Path reportDir(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        while (last.subcommand() != null) {
+            last = last.subcommand();
+        }
+        CommandLine.Model.CommandSpec common = last.commandSpec().mixins().get("common");
+        // The controller draws its own: its scenario is parsed inside it.
+        return common == null || last.commandSpec().userObject() instanceof ControllerCommand ? null
+                : ((CommonOptions) common.userObject()).report;
     }
 
     @Override

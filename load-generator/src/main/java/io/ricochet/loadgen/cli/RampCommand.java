@@ -98,7 +98,7 @@ final class RampCommand implements Callable<Integer> {
             while (rate <= maxRate) {
                 Summary s = step(base, rate, target);
                 boolean pass = passes(s, rate);
-                rows.add(progress(StepRow.of(++step, load.size.max(), rate, s, pass)));
+                rows.add(progress(StepRow.of(++step, "rate", load.size.max(), rate, s, pass)));
                 if (!pass) {
                     bad = rate;
                     break;
@@ -111,7 +111,7 @@ final class RampCommand implements Callable<Integer> {
                 double mid = (good + bad) / 2;
                 Summary s = step(base, mid, target);
                 boolean pass = passes(s, mid);
-                rows.add(progress(StepRow.of(++step, load.size.max(), mid, s, pass)));
+                rows.add(progress(StepRow.of(++step, "rate", load.size.max(), mid, s, pass)));
                 if (pass) {
                     good = mid;
                     goodP99 = s.latencyUs().p99();

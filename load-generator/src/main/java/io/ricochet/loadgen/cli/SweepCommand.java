@@ -95,14 +95,14 @@ final class SweepCommand implements Callable<Integer> {
                 for (int size : sizes(maxSize)) {
                     Summary s = step(base.toBuilder().size(size, size).maxRequests(requestsPerStep).build(), target);
                     clean &= s.bad() == 0 && s.errors() == 0;
-                    rows.add(progress(StepRow.of(++step, size, 0, s, s.bad() == 0 && s.errors() == 0)));
+                    rows.add(progress(StepRow.of(++step, "size", size, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
             if (counts != null) {
                 for (long n = counts.min(); n <= counts.max(); n += counts.min()) {
                     Summary s = step(base.toBuilder().size(countSize, countSize).maxRequests(n).build(), target);
                     clean &= s.bad() == 0 && s.errors() == 0;
-                    rows.add(progress(StepRow.of(++step, countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
+                    rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
             StepsReport report = new StepsReport("sweep", target.tcp().getHostString() + ":" + target.tcp().getPort(),

@@ -39,9 +39,7 @@ public final class IntervalReporter {
                 latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue(), server.cpu(),
                 server.rssBytes());
         if (report != null) {
-            latency.setStartTimeStamp(interval.startMillis());
-            latency.setEndTimeStamp(interval.endMillis());
-            report.interval(row, latency);
+            report.interval(row, interval);
         }
         handOver.accept(interval);
         if (progress != null) {

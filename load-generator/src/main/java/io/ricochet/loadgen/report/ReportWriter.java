@@ -15,8 +15,10 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The files of {@code --report DIR}: {@code summary.json}, {@code intervals.csv}, {@code latency.hlog}
- * (HdrHistogram's interval log, readable by its HistogramLogProcessor) and {@code config.json}.
- * Rows and histograms are appended as the run goes, so an interrupted run keeps what it measured.
+ * (HdrHistogram's interval log of the reported latency, readable by its HistogramLogProcessor) and {@code config.json};
+ * beside them, logs of the same kind for what a run also times: {@code service.hlog} (open loop: from the actual send),
+ * {@code connect.hlog} and {@code handshake.hlog} (over TLS or Noise), one entry per interval. Rows and histograms are
+ * appended as the run goes, so an interrupted run keeps what it measured.
  */
 public final class ReportWriter implements AutoCloseable {
     public static final ObjectMapper JSON = new ObjectMapper()
@@ -25,8 +27,9 @@ public final class ReportWriter implements AutoCloseable {
 
     private final Path dir;
     private final PrintStream csv;
-    private final PrintStream hlogStream;
-    private final HistogramLogWriter hlog;
+    private final long startMillis;
+    private final String latencyKind;
+    private final Map<String, HistogramLog> logs = new java.util.LinkedHashMap<>();
 
     public ReportWriter(Path dir, Map<String, Object> config, long startMillis) {
         try {
@@ -34,22 +37,57 @@ public final class ReportWriter implements AutoCloseable {
             JSON.writeValue(dir.resolve("config.json").toFile(), config);
             this.csv = new PrintStream(Files.newOutputStream(dir.resolve("intervals.csv")), true, StandardCharsets.UTF_8);
             csv.println(IntervalRow.CSV_HEADER);
-            this.hlogStream = new PrintStream(Files.newOutputStream(dir.resolve("latency.hlog")), true,
-                    StandardCharsets.UTF_8);
-            this.hlog = new HistogramLogWriter(hlogStream);
-            hlog.outputComment("Ricochet load generator: latency in microseconds, " + config.get("latency_kind"));
-            hlog.outputLogFormatVersion();
-            hlog.outputStartTime(startMillis);
-            hlog.setBaseTime(startMillis);
-            hlog.outputLegend();
+            this.startMillis = startMillis;
+            this.latencyKind = String.valueOf(config.get("latency_kind"));
+            log("latency", latencyKind);
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    public void interval(IntervalRow row, Histogram histogram) {
+    /** One interval: its row, and each histogram the run keeps in its log, so every log has one entry per interval. */
+    public void interval(IntervalRow row, IntervalData interval) {
         csv.println(row.csv());
-        hlog.outputIntervalHistogram(histogram);
+        log("latency", latencyKind).write(interval.latency(), interval);
+        append("service", "service time, from the actual send", interval.service(), interval);
+        append("connect", "connect time", interval.connect(), interval);
+        append("handshake", "TLS or Noise handshake time", interval.handshake(), interval);
+    }
+
+    private void append(String name, String what, Histogram histogram, IntervalData interval) {
+        if (histogram != null) {
+            log(name, what).write(histogram, interval);
+        }
+    }
+
+    private HistogramLog log(String name, String what) {
+        return logs.computeIfAbsent(name, n -> new HistogramLog(dir.resolve(n + ".hlog"), what, startMillis));
+    }
+
+    /** One {@code .hlog} file: HdrHistogram's interval log, in microseconds. */
+    private static final class HistogramLog {
+        private final PrintStream stream;
+        private final HistogramLogWriter writer;
+
+        HistogramLog(Path file, String what, long startMillis) {
+            try {
+                stream = new PrintStream(Files.newOutputStream(file), true, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("report " + file + ": " + e.getMessage(), e);
+            }
+            writer = new HistogramLogWriter(stream);
+            writer.outputComment("Ricochet load generator: " + what + ", in microseconds");
+            writer.outputLogFormatVersion();
+            writer.outputStartTime(startMillis);
+            writer.setBaseTime(startMillis);
+            writer.outputLegend();
+        }
+
+        void write(Histogram histogram, IntervalData interval) {
+            histogram.setStartTimeStamp(interval.startMillis());
+            histogram.setEndTimeStamp(interval.endMillis());
+            writer.outputIntervalHistogram(histogram);
+        }
     }
 
     /** Writes {@code summary.json}: a {@link Summary}, {@link RpcSummary} or another command's summary record. */
@@ -76,6 +114,6 @@ public final class ReportWriter implements AutoCloseable {
     @Override
     public void close() {
         csv.close();
-        hlogStream.close();
+        logs.values().forEach(log -> log.stream.close());
     }
 }

@@ -139,4 +139,19 @@ class CommandsTest {
                 SweepCommand.sizes(16384));
         assertEquals(16 * 1024 * 1024, SweepCommand.sizes(16 * 1024 * 1024).get(SweepCommand.sizes(16 * 1024 * 1024).size() - 1));
     }
+
+    @Test
+    void reportRedrawsThePageOfADirectoryAndRefusesOneWithoutASummary(@TempDir Path dir) throws Exception {
+        Cli.Result missing = Cli.run("report", dir.toString());
+        assertEquals(ExitCodes.USAGE, missing.exit());
+        assertTrue(missing.err().contains("it has no summary.json"), missing.err());
+        assertEquals(1, missing.err().strip().lines().count(), "one line: " + missing.err());
+        Cli.Result run = Cli.run("rr", "--duration", "1s", "--report", dir.toString());
+        assertEquals(0, run.exit(), run.err());
+        java.nio.file.Files.delete(dir.resolve("report.html"));
+        Cli.Result again = Cli.run("report", dir.toString());
+        assertEquals(0, again.exit(), again.err());
+        assertEquals(dir.resolve("report.html").toAbsolutePath().toString(), again.out().strip());
+        assertTrue(java.nio.file.Files.size(dir.resolve("report.html")) > 10_000);
+    }
 }

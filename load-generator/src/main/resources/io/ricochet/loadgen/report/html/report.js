@@ -1,0 +1,285 @@
+// Draws report.html from the run's data (inlined by HtmlReport): every chart is a uPlot, and what was drawn is
+// listed in #chart-check so a headless browser can check each chart has its series and points.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("data").textContent);
+  var root = document.getElementById("report");
+  var drawn = [];
+  var COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
+  var WIDTH = Math.min(1200, Math.max(640, window.innerWidth - 64));
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function section(title, note) {
+    root.appendChild(el("h2", {}, title));
+    if (note) root.appendChild(el("div", { "class": "note" }, note));
+  }
+  function num(v, digits) {
+    if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "-";
+    if (typeof v !== "number") return String(v);
+    return v.toLocaleString("en-US", { maximumFractionDigits: digits === undefined ? 1 : digits });
+  }
+  function us(v) {
+    if (v === null || v === undefined) return "-";
+    return v >= 1e6 ? num(v / 1e6, 2) + " s" : v >= 1000 ? num(v / 1000, 2) + " ms" : num(v, 0) + " µs";
+  }
+  function present(values) {
+    return (values || []).filter(function (v) { return v !== null && v !== undefined; }).length;
+  }
+
+  // One uPlot: x values, then each series as {label, values, scale?, dash?, bars?}.
+  function chart(id, title, xLabel, x, series, opts) {
+    opts = opts || {};
+    series = series.filter(function (s) { return s.values && present(s.values) > 0; });
+    if (!x || x.length === 0 || series.length === 0) return;
+    var box = el("div", { "class": "chart", id: id });
+    root.appendChild(box);
+    var scales = { x: { time: false } };
+    if (opts.logX) scales.x.distr = 3;
+    var axes = [{ label: xLabel, values: opts.xValues, splits: opts.xSplits }];
+    var seenScales = {};
+    series.forEach(function (s) {
+      var scale = s.scale || "y";
+      if (!seenScales[scale]) {
+        seenScales[scale] = true;
+        scales[scale] = opts.logY && scale === "y" ? { distr: 3 }
+          : { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.05 : 1]; } };
+        axes.push({ scale: scale, label: s.axis || s.label, side: scale === "y" ? 3 : 1,
+          grid: { show: scale === "y" }, size: 70 });
+      }
+    });
+    var uSeries = [{ label: xLabel }].concat(series.map(function (s, i) {
+      var u = { label: s.label, scale: s.scale || "y", stroke: s.color || COLORS[i % COLORS.length], width: 1.5,
+        spanGaps: false, points: { show: s.points === true || x.length < 40 } };
+      if (s.dash) u.dash = [6, 4];
+      if (s.bars) { u.paths = uPlot.paths.bars({ size: [0.6, 60] }); u.fill = (s.color || COLORS[i % COLORS.length]) + "66"; }
+      return u;
+    }));
+    var plot = new uPlot({ title: title, width: WIDTH, height: 280, scales: scales, axes: axes, series: uSeries,
+      hooks: opts.hooks || {} }, [x].concat(series.map(function (s) { return s.values; })), box);
+    drawn.push({ id: id, series: series.map(function (s) { return s.label; }),
+      points: series.map(function (s) { return present(s.values); }), xPoints: x.length });
+    return plot;
+  }
+
+  function table(headers, rows, leftColumns) {
+    var t = el("table");
+    var tr = el("tr");
+    headers.forEach(function (h, i) { tr.appendChild(el("th", { "class": i < (leftColumns || 1) ? "l" : "" }, h)); });
+    t.appendChild(tr);
+    rows.forEach(function (r) {
+      var row = el("tr");
+      r.forEach(function (c, i) { row.appendChild(el("td", { "class": i < (leftColumns || 1) ? "l" : "" }, c)); });
+      t.appendChild(row);
+    });
+    root.appendChild(t);
+  }
+
+  function tiles(items) {
+    var box = el("div", { "class": "tiles" });
+    items.forEach(function (it) {
+      var t = el("div", { "class": "tile" + (it.bad ? " bad" : "") });
+      t.appendChild(el("b", {}, it.value));
+      t.appendChild(el("span", {}, it.label));
+      box.appendChild(t);
+    });
+    root.appendChild(box);
+  }
+
+  var s = data.summary || {};
+  var merged = s.merged || s;           // a distributed run's summary holds the merged one
+  var config = data.config || {};
+  var command = config.command || s.command || merged.command || "run";
+  var kind = config.latency_kind || merged.latency_kind || s.latency_kind || "";
+  var latencyName = kind.indexOf("corrected") === 0 ? "corrected latency (from the intended send)"
+    : kind === "closed_loop" ? "service latency (closed loop: from the actual send)" : "latency";
+
+  root.appendChild(el("h1", {}, "Ricochet " + command + (merged.target ? " → " + merged.target : "")));
+  root.appendChild(el("div", { "class": "sub" }, data.title + (merged.io ? " · client I/O " + merged.io : "")
+    + (s.workers ? " · " + s.workers + " workers (" + s.executor + ")" : "")));
+
+  // Headline figures.
+  var headline = [];
+  if (merged.qps !== undefined) headline.push({ label: "QPS", value: num(merged.qps, 0) });
+  if (merged.requests !== undefined) headline.push({ label: "requests", value: num(merged.requests, 0) });
+  if (merged.ok !== undefined) headline.push({ label: "ok", value: num(merged.ok, 0) });
+  if (merged.received_ok !== undefined) headline.push({ label: "ok", value: num(merged.received_ok, 0) });
+  ["bad", "errors", "connect_failures"].forEach(function (k) {
+    if (merged[k] !== undefined) headline.push({ label: k.replace("_", " "), value: num(merged[k], 0), bad: merged[k] > 0 });
+  });
+  var lat = merged.latency_us;
+  if (lat) {
+    headline.push({ label: "p50", value: us(lat.p50) });
+    headline.push({ label: "p99", value: us(lat.p99) });
+    headline.push({ label: "max", value: us(lat.max) });
+  }
+  if (merged.sent_pps !== undefined) {
+    headline.push({ label: "sent pps", value: num(merged.sent_pps, 0) });
+    headline.push({ label: "received pps", value: num(merged.received_pps, 0) });
+    headline.push({ label: "loss", value: num(merged.loss * 100, 2) + "%", bad: merged.loss > 0 });
+  }
+  if (s.verdict) headline.push({ label: "verdict", value: s.verdict });
+  if (s.knee_rate) headline.push({ label: "knee", value: num(s.knee_rate, 0) + "/s, p99 " + us(s.knee_p99_us) });
+  if (merged.first_error) headline.push({ label: "first error", value: merged.first_error, bad: true });
+  if (data.thresholds) {
+    data.thresholds.forEach(function (t) {
+      headline.push({ label: "threshold " + t.expression, value: t.passed ? "passed" : "broken (" + t.actual + ")",
+        bad: !t.passed });
+    });
+  }
+  tiles(headline);
+
+  // Over time, from intervals.csv and latency.hlog.
+  var iv = data.intervals;
+  if (iv && iv.time_s && iv.time_s.length) {
+    section("Throughput over time", "requests ended per second in each interval; errors and bad replies per interval");
+    chart("chart-throughput", "QPS, errors and bad replies", "time (s)", iv.time_s, [
+      { label: "QPS", values: iv.qps, axis: "requests/s" },
+      { label: "errors", values: iv.errors, scale: "n", axis: "per interval", color: COLORS[1] },
+      { label: "bad", values: iv.bad, scale: "n", axis: "per interval", color: COLORS[3] }
+    ]);
+  }
+  var lg = data.latency || {};
+  var primary = lg.latency;
+  if (primary && primary.total > 0) {
+    section("Latency over time", latencyName + ", per interval, in microseconds"
+      + (lg.service ? "; the service latency's p99 is dashed" : ""));
+    var over = [
+      { label: "p50", values: primary.p50, axis: "µs" },
+      { label: "p90", values: primary.p90 },
+      { label: "p99", values: primary.p99 },
+      { label: "max", values: primary.max }
+    ];
+    if (lg.service && lg.service.total > 0) over.push({ label: "service p99", values: lg.service.p99, dash: true });
+    // The log's intervals are the rows of intervals.csv: the same time axis, measured from the start of measurement.
+    var latencyTime = iv && iv.time_s && iv.time_s.length === primary.time.length ? iv.time_s : primary.time;
+    chart("chart-latency", "Latency percentiles", "time (s)", latencyTime, over);
+  }
+
+  // Spectra: HdrHistogram's percentile plot, x = 1/(1-p) on a log axis.
+  function spectrum(id, title, kinds) {
+    var points = kinds.filter(function (k) { return k.log && k.log.spectrum_percentile && k.log.spectrum_percentile.length; });
+    if (!points.length) return;
+    // One x axis for all: the union of the percentiles, each series null where it has no point.
+    var xs = [];
+    points.forEach(function (k) { k.log.spectrum_percentile.forEach(function (p) { xs.push(1 / (1 - p / 100)); }); });
+    xs = xs.filter(function (v, i, a) { return a.indexOf(v) === i; }).sort(function (a, b) { return a - b; });
+    var series = points.map(function (k) {
+      var byX = {};
+      k.log.spectrum_percentile.forEach(function (p, i) { byX[1 / (1 - p / 100)] = k.log.spectrum_us[i]; });
+      return { label: k.label, values: xs.map(function (x) { return byX[x] === undefined ? null : byX[x]; }),
+        axis: "µs", points: true };
+    });
+    series.forEach(function (s) { s.spanGaps = true; });
+    // Ticks at 0%, 90%, 99%, 99.9%, ...: the decades of 1/(1-p).
+    chart(id, title, "percentile", xs, series, { logX: true, logY: true,
+      xSplits: function (u) {
+        var splits = [];
+        for (var x = 1; x <= u.scales.x.max * 1.0001; x *= 10) splits.push(x);
+        return splits;
+      },
+      xValues: function (u, vals) {
+        return vals.map(function (v) {
+          return (100 * (1 - 1 / v)).toFixed(Math.max(0, Math.round(Math.log10(v)) - 2)) + "%";
+        });
+      } });
+  }
+  if (primary && primary.total > 0) {
+    section("Latency spectrum", "the whole run's percentiles, as HdrHistogram plots them: x is 1/(1−p) on a log scale");
+    spectrum("chart-spectrum", "Latency by percentile", [{ label: latencyName.split(" (")[0], log: primary },
+      { label: "service latency", log: lg.service }]);
+  }
+  if ((lg.connect && lg.connect.total > 0) || (lg.handshake && lg.handshake.total > 0)) {
+    section("Connect and handshake times", "each connection's connect (and TLS or Noise handshake) time, by percentile");
+    spectrum("chart-connect", "Connect time by percentile", [{ label: "connect", log: lg.connect },
+      { label: "handshake", log: lg.handshake }]);
+  }
+
+  // The server, scraped each interval.
+  if (iv && iv.time_s && (present(iv.server_cpu) || present(iv.server_rss_bytes))) {
+    section("Server", "scraped from its /metrics every interval: CPU (share of the machine), RSS, and the run's open connections");
+    chart("chart-server", "Server CPU, RSS and connections", "time (s)", iv.time_s, [
+      { label: "server CPU %", values: (iv.server_cpu || []).map(function (v) { return v === null ? null : v * 100; }), axis: "CPU %" },
+      { label: "server RSS MB", values: (iv.server_rss_bytes || []).map(function (v) { return v === null ? null : v / 1048576; }),
+        scale: "mb", axis: "MB", color: COLORS[2] },
+      { label: "connections", values: iv.connections, scale: "conn", axis: "connections", color: COLORS[4] }
+    ]);
+  }
+
+  // Sweep: libonev's four figures. Ramp: offered rate against p99, with the knee.
+  var steps = s.steps || [];
+  if (command === "sweep" && steps.length) {
+    var bySize = steps.filter(function (r) { return r.kind === "size"; });
+    var byCount = steps.filter(function (r) { return r.kind === "count"; });
+    if (bySize.length) {
+      section("Size sweep", "each step sends the same number of requests at one body size");
+      var sizes = bySize.map(function (r) { return r.size; });
+      chart("chart-sweep-size-qps", "Size → QPS", "body bytes", sizes, [{ label: "QPS", values: bySize.map(function (r) { return r.qps; }), axis: "requests/s", points: true }], { logX: true });
+      chart("chart-sweep-size-mbps", "Size → MB/s", "body bytes", sizes, [{ label: "MB/s", values: bySize.map(function (r) { return r.mb_per_s; }), axis: "MB/s", points: true, color: COLORS[2] }], { logX: true });
+    }
+    if (byCount.length) {
+      section("Count sweep", "each step sends a different number of requests at one body size");
+      var counts = byCount.map(function (r) { return r.requests; });
+      chart("chart-sweep-count-qps", "Count → QPS", "requests", counts, [{ label: "QPS", values: byCount.map(function (r) { return r.qps; }), axis: "requests/s", points: true }]);
+      chart("chart-sweep-count-mbps", "Count → MB/s", "requests", counts, [{ label: "MB/s", values: byCount.map(function (r) { return r.mb_per_s; }), axis: "MB/s", points: true, color: COLORS[2] }]);
+    }
+  }
+  if (command === "ramp" && steps.length) {
+    section("Ramp", "each step's offered rate against its corrected p99; the knee is the highest rate that met the SLO");
+    var byRate = steps.slice().sort(function (a, b) { return a.target_rate - b.target_rate; });
+    var knee = s.knee_rate;
+    chart("chart-ramp", "Offered rate → p99", "offered requests/s", byRate.map(function (r) { return r.target_rate; }), [
+      { label: "p99", values: byRate.map(function (r) { return r.p99_us; }), axis: "µs", points: true },
+      { label: "knee", values: byRate.map(function (r) { return r.target_rate === knee ? r.p99_us : null; }),
+        color: COLORS[1], points: true }
+    ], { logY: true });
+  }
+  if (steps.length) {
+    section("Steps");
+    table(["step", "kind", "size", "offered/s", "requests", "ok", "bad", "errors", "QPS", "MB/s", "p50", "p99", "max", "passed"],
+      steps.map(function (r) {
+        return [String(r.step), r.kind || "", num(r.size, 0), r.target_rate ? num(r.target_rate, 0) : "-", num(r.requests, 0),
+          num(r.ok, 0), num(r.bad, 0), num(r.errors, 0), num(r.qps, 0), num(r.mb_per_s, 2), us(r.p50_us), us(r.p99_us),
+          us(r.max_us), r.passed ? "yes" : "no"];
+      }), 2);
+  }
+
+  // RPC clients and distributed workers.
+  var clients = s.clients || [];
+  if (clients.length) {
+    section("Clients", "each RPC client's share of the calls");
+    chart("chart-clients", "QPS per client", "client", clients.map(function (c) { return c.client; }),
+      [{ label: "QPS", values: clients.map(function (c) { return c.qps; }), axis: "calls/s", bars: true }]);
+    table(["client", "requests", "ok", "bad", "errors", "QPS", "p50", "p99", "max"], clients.map(function (c) {
+      return [String(c.client), num(c.requests, 0), num(c.ok, 0), num(c.bad, 0), num(c.errors, 0), num(c.qps, 1),
+        us(c.latency_us.p50), us(c.latency_us.p99), us(c.latency_us.max)];
+    }));
+  }
+  var workers = data.workers || s.worker_rows || [];
+  if (workers.length) {
+    section("Workers", "each worker's share of the run");
+    chart("chart-workers", "Requests and p99 per worker", "worker", workers.map(function (w) { return w.index; }), [
+      { label: "requests", values: workers.map(function (w) { return w.requests; }), axis: "requests", bars: true },
+      { label: "p99 µs", values: workers.map(function (w) { return w.p99_us; }), scale: "p99", axis: "p99 µs", points: true, color: COLORS[1] }
+    ]);
+    table(["worker", "state", "host", "requests", "ok", "bad", "errors", "intervals", "p99", "exit", "reason"], workers.map(function (w) {
+      return [String(w.index), w.state, w.host, num(w.requests, 0), num(w.ok, 0), num(w.bad, 0), num(w.errors, 0),
+        num(w.intervals, 0), us(w.p99_us), String(w.exit_code), w.reason || ""];
+    }), 3);
+  }
+
+  // Everything the run was given.
+  section("Configuration");
+  var cfg = Object.keys(config).map(function (k) {
+    var v = config[k];
+    return [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)];
+  });
+  if (cfg.length) table(["setting", "value"], cfg, 2);
+  else root.appendChild(el("div", { "class": "note" }, "no config.json in this report directory"));
+
+  document.getElementById("chart-check").textContent = JSON.stringify(drawn);
+})();

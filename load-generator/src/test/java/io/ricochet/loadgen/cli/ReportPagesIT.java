@@ -1,0 +1,110 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every kind of report.html, opened in headless Chromium: no error on the page, every chart drawn with its series and
+ * one point per interval, step, client or worker of the run, and a screenshot under {@code target/report-screenshots}.
+ */
+@Timeout(300)
+class ReportPagesIT {
+    private static final Path SCREENSHOTS = Path.of("target", "report-screenshots");
+
+    @TempDir
+    Path temp;
+
+    private HeadlessChromium.Rendered open(Path report, String name) throws Exception {
+        Path page = report.resolve("report.html");
+        assertTrue(Files.isRegularFile(page), "report.html written");
+        HeadlessChromium chromium = new HeadlessChromium(Files.createDirectories(temp.resolve("profile-" + name)));
+        HeadlessChromium.Rendered rendered = chromium.render(page);
+        assertEquals("", rendered.errors(), "no error while drawing " + name);
+        chromium.screenshot(page, SCREENSHOTS.resolve(name + ".png").toAbsolutePath());
+        return rendered;
+    }
+
+    private static void hasPoints(HeadlessChromium.Rendered page, String chart, int points, String... series) {
+        JsonNode c = page.chart(chart);
+        assertEquals(List.of(series), Cli.JSON.convertValue(c.get("series"), List.class), chart);
+        for (JsonNode n : c.get("points")) {
+            assertEquals(points, n.asInt(), chart + ": " + c);
+        }
+    }
+
+    private static int intervals(Path report) throws Exception {
+        return Files.readAllLines(report.resolve("intervals.csv")).size() - 1;
+    }
+
+    @Test
+    void anOpenLoopEchoRunHasItsRateLatencySpectraAndServer() throws Exception {
+        Path report = temp.resolve("echo");
+        Cli.Result r = Cli.run("echo", "--rate", "2000/s", "--duration", "3s", "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("report: " + report.resolve("report.html").toAbsolutePath()), r.err());
+        HeadlessChromium.Rendered page = open(report, "echo");
+        int n = intervals(report);
+        hasPoints(page, "chart-throughput", n, "QPS", "errors", "bad");
+        hasPoints(page, "chart-latency", n, "p50", "p90", "p99", "max", "service p99");
+        hasPoints(page, "chart-server", n, "server CPU %", "server RSS MB", "connections");
+        JsonNode spectrum = page.chart("chart-spectrum");
+        assertTrue(spectrum.get("points").get(0).asInt() > 10, spectrum.toString());
+        assertTrue(page.chart("chart-connect").get("points").get(0).asInt() > 0);
+    }
+
+    @Test
+    void aSweepHasLibonevsFourFigures() throws Exception {
+        Path report = temp.resolve("sweep");
+        Cli.Result r = Cli.run("sweep", "--max-size", "512", "--requests-per-step", "200", "--counts", "100..300",
+                "--count-size", "256", "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        HeadlessChromium.Rendered page = open(report, "sweep");
+        hasPoints(page, "chart-sweep-size-qps", 4, "QPS");
+        hasPoints(page, "chart-sweep-size-mbps", 4, "MB/s");
+        hasPoints(page, "chart-sweep-count-qps", 3, "QPS");
+        hasPoints(page, "chart-sweep-count-mbps", 3, "MB/s");
+    }
+
+    @Test
+    void aRampHasRateAgainstP99WithTheKnee() throws Exception {
+        Path report = temp.resolve("ramp");
+        Cli.Result r = Cli.run("ramp", "--start-rate", "500", "--max-rate", "2000", "--duration", "1s",
+                "--warmup-step", "0s", "--refine", "0", "--slo", "1s", "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode steps = Cli.JSON.readTree(report.resolve("summary.json").toFile()).get("steps");
+        HeadlessChromium.Rendered page = open(report, "ramp");
+        JsonNode ramp = page.chart("chart-ramp");
+        assertEquals(steps.size(), ramp.get("points").get(0).asInt(), ramp.toString());
+        assertEquals(1, ramp.get("points").get(1).asInt(), "one knee: " + ramp);
+    }
+
+    @Test
+    void anRpcRunHasAChartOfItsClients() throws Exception {
+        Path report = temp.resolve("rpc");
+        Cli.Result r = Cli.run("rpc", "--clients", "3", "--requests", "3000", "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        HeadlessChromium.Rendered page = open(report, "rpc");
+        hasPoints(page, "chart-clients", 3, "QPS");
+        hasPoints(page, "chart-throughput", intervals(report), "QPS", "errors", "bad");
+    }
+
+    @Test
+    void aDistributedRunHasItsWorkers() throws Exception {
+        Path report = temp.resolve("distributed");
+        Cli.Result r = Cli.run("controller", "--workers", "2", "echo", "--rate", "1000/s", "--duration", "3s",
+                "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("report: " + report.resolve("report.html").toAbsolutePath()), r.err());
+        HeadlessChromium.Rendered page = open(report, "distributed");
+        hasPoints(page, "chart-workers", 2, "requests", "p99 µs");
+        hasPoints(page, "chart-throughput", intervals(report), "QPS", "errors", "bad");
+    }
+}
