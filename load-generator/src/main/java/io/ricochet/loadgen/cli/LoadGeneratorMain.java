@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
             SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
-            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class, ReportCommand.class})
+            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class, ReportCommand.class, CompareCommand.class})
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {

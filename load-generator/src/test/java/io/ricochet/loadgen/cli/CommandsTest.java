@@ -154,4 +154,13 @@ class CommandsTest {
         assertEquals(dir.resolve("report.html").toAbsolutePath().toString(), again.out().strip());
         assertTrue(java.nio.file.Files.size(dir.resolve("report.html")) > 10_000);
     }
+
+    @Test
+    void compareNeedsTwoReportDirectories(@TempDir Path dir) {
+        Cli.Result one = Cli.run("compare", dir.toString());
+        assertEquals(ExitCodes.USAGE, one.exit());
+        Cli.Result empty = Cli.run("compare", dir.toString(), dir.toString());
+        assertEquals(ExitCodes.USAGE, empty.exit());
+        assertTrue(empty.err().contains("it has no summary.json"), empty.err());
+    }
 }

@@ -107,4 +107,25 @@ class ReportPagesIT {
         hasPoints(page, "chart-workers", 2, "requests", "p99 µs");
         hasPoints(page, "chart-throughput", intervals(report), "QPS", "errors", "bad");
     }
+
+    @Test
+    void compareOverlaysTheRunsAndSaysHowEachDiffersFromTheFirst() throws Exception {
+        Path slow = temp.resolve("one-connection");
+        Path fast = temp.resolve("four-connections");
+        assertEquals(0, Cli.run("echo", "--connections", "1", "--duration", "2s", "--report", slow.toString()).exit());
+        assertEquals(0, Cli.run("echo", "--connections", "4", "--duration", "2s", "--report", fast.toString()).exit());
+        Path page = temp.resolve("compare").resolve("compare.html");
+        Cli.Result r = Cli.run("compare", slow.toString(), fast.toString(), "--out", page.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(page.toAbsolutePath().toString(), r.out().strip());
+        HeadlessChromium chromium = new HeadlessChromium(Files.createDirectories(temp.resolve("profile-compare")));
+        HeadlessChromium.Rendered rendered = chromium.render(page);
+        assertEquals("", rendered.errors());
+        JsonNode spectrum = rendered.chart("chart-compare-spectrum");
+        assertEquals(List.of(slow.toString(), fast.toString()), Cli.JSON.convertValue(spectrum.get("series"), List.class));
+        JsonNode qps = rendered.chart("chart-compare-qps");
+        assertEquals(intervals(slow), qps.get("points").get(0).asInt(), qps.toString());
+        assertEquals(intervals(fast), qps.get("points").get(1).asInt(), qps.toString());
+        chromium.screenshot(page, SCREENSHOTS.resolve("compare.png").toAbsolutePath());
+    }
 }

@@ -26,19 +26,31 @@ public final class HtmlReport {
     public static final String FILE = "report.html";
     /** uPlot as the webjar pinned in the parent POM ({@code uplot.version}) lays it out. */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+    private static final String PAGES = "io/ricochet/loadgen/report/html/";
 
     private HtmlReport() {
     }
 
     /** Writes {@code dir/report.html} and returns its path; fails when the directory has no {@code summary.json}. */
     public static Path write(Path dir) {
+        Path out = dir.resolve(FILE);
+        try {
+            Files.writeString(out, page(data(dir), "report.js", "Ricochet report: " + title(dir)), StandardCharsets.UTF_8);
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** What a page shows of the run in {@code dir}, read from its files; fails when it has no {@code summary.json}. */
+    static ObjectNode data(Path dir) {
         Path summary = dir.resolve("summary.json");
         if (!Files.isRegularFile(summary)) {
             throw new IllegalArgumentException("report directory " + dir + ": no summary.json");
         }
         try {
             ObjectNode data = ReportWriter.JSON.createObjectNode();
-            data.put("title", dir.toAbsolutePath().normalize().getFileName().toString());
+            data.put("title", title(dir));
             data.set("summary", ReportWriter.JSON.readTree(summary.toFile()));
             Path config = dir.resolve("config.json");
             data.set("config", Files.isRegularFile(config) ? ReportWriter.JSON.readTree(config.toFile())
@@ -58,22 +70,27 @@ public final class HtmlReport {
                     logs.set(log, LatencyLog.read(hlog));
                 }
             }
-            Path out = dir.resolve(FILE);
-            Files.writeString(out, page(data), StandardCharsets.UTF_8);
-            return out;
+            return data;
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    /** The page for {@code data}: the template with uPlot, the page's script and the data inlined. */
-    static String page(JsonNode data) throws IOException {
+    private static String title(Path dir) {
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        return name == null ? dir.toString() : name.toString();
+    }
+
+    /** A page: the shared template with uPlot, the chart helpers, {@code script} (the page's own) and the data inlined. */
+    static String page(JsonNode data, String script, String title) throws IOException {
         // "</" would end the script element the data sits in.
         String json = ReportWriter.JSON.writeValueAsString(data).replace("</", "<\\/");
-        return resource("io/ricochet/loadgen/report/html/report.html")
+        return resource(PAGES + "page.html")
+                .replace("/*TITLE*/", title.replace("&", "&amp;").replace("<", "&lt;"))
                 .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
                 .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*REPORT_JS*/", resource("io/ricochet/loadgen/report/html/report.js"))
+                .replace("/*CHARTS_JS*/", resource(PAGES + "charts.js"))
+                .replace("/*PAGE_JS*/", resource(PAGES + script))
                 .replace("/*DATA*/", json);
     }
 

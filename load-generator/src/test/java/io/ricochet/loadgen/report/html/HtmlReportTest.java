@@ -23,7 +23,7 @@ class HtmlReportTest {
     void theDataCannotCloseItsScriptElement(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("summary.json"), "{\"command\":\"echo\",\"first_error\":\"</script><b>x\"}");
         String page = Files.readString(HtmlReport.write(dir));
-        assertEquals(4, page.split("</script>", -1).length - 1, "the page's own four script elements, no more");
+        assertEquals(5, page.split("</script>", -1).length - 1, "the page's own five script elements, no more");
         assertTrue(page.contains("<\\/script><b>x"), "the text is kept, escaped");
     }
 
