@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * The calls one end of a connection makes: ids, the pending table, deadlines. Each call ends exactly
  * once: by its response, its deadline, the caller's cancel, or the loss of the connection, whichever removes it
  * from the table first. Deadlines share one timer per connection, set for the earliest pending deadline: calls made
- * with the same timeout have rising deadlines, so the timer is set about once per timeout, not once per call. A write that fails closes the channel, so
- * it ends the call as a connection loss. A response that finds no pending call is dropped and counted
- * in {@link #lateResponses}. State is event-loop confined; {@link #call} and {@link #send} may be used
- * from any thread.
+ * with the same timeout have rising deadlines, so the timer is set about once per timeout, not once per call. A
+ * write that fails closes the channel, so it ends the call as a connection loss. A response that finds no pending
+ * call is dropped and counted in {@link #lateResponses}. State is event-loop confined; {@link #call} and
+ * {@link #send} may be used from any thread.
  *
  * <p>A cancel is told to the callee with a {@code CANCEL} envelope only once the peer has shown it
  * understands one (an end older than {@code CANCEL} closes the connection on it): the dialer learns it

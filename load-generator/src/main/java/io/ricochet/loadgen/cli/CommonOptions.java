@@ -4,7 +4,10 @@ import io.ricochet.config.TransportKind;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import io.ricochet.loadgen.report.threshold.Threshold;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -51,6 +54,12 @@ final class CommonOptions {
     @Option(names = "--max-error-rate", defaultValue = "0",
             description = "Errors (not bad replies) tolerated before exit status 1, as a fraction of requests (default: ${DEFAULT-VALUE}).")
     double maxErrorRate;
+
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
+    @Option(names = "--threshold", converter = Converters.ThresholdConverter.class, paramLabel = "EXPR",
+            description = "A pass/fail condition on the summary, repeatable: p99<2ms, errors==0, qps>100k, "
+                    + "error_rate<=0.1%%, loss<1%%. A broken one makes the run exit 99; the summary says which.")
+    List<Threshold> thresholds = new ArrayList<>();
 
     @Mixin
     TlsOptions tls = new TlsOptions();

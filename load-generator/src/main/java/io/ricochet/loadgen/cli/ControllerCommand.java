@@ -182,24 +182,20 @@ final class ControllerCommand implements Callable<Integer> {
                     WorkerExecutor workersExecutor = executor(common.report)) {
                 installStopSignals(controller);
                 DistributedSummary summary = controller.run(workersExecutor, executor);
-                print(summary, command, sub);
-                Reports.writeHtml(common.report, spec.commandLine().getErr());
                 // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
-                if (!controller.allWorkersSucceeded() || summary.refusedInputs() > 0) {
-                    return ExitCodes.FAILED;
-                }
-                return RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
+                int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILED
+                        : RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
+                exit = RunSupport.conclude(common, summary, exit, () -> printTables(summary, command, sub),
+                        spec.commandLine().getOut());
+                Reports.writeHtml(common.report, spec.commandLine().getErr());
+                return exit;
             }
         }
     }
 
-    /** The merged run as the scenario prints it alone (or as JSON), then a line per worker. */
-    private void print(DistributedSummary summary, ScenarioCommand command, ParseResult sub) {
+    /** The merged run as the scenario prints it alone, then a line per worker. */
+    private void printTables(DistributedSummary summary, ScenarioCommand command, ParseResult sub) {
         PrintWriter out = spec.commandLine().getOut();
-        if (command.common().json) {
-            RunSupport.print(summary, true, out);
-            return;
-        }
         if (command instanceof RpcCommand || command instanceof RegisterCommand) {
             RpcSummaryTable.print(asRpc(summary.merged(), sub), out);
         } else {

@@ -18,6 +18,17 @@ final class Converters {
     private Converters() {
     }
 
+    static final class ThresholdConverter implements ITypeConverter<io.ricochet.loadgen.report.threshold.Threshold> {
+        @Override
+        public io.ricochet.loadgen.report.threshold.Threshold convert(String value) {
+            try {
+                return io.ricochet.loadgen.report.threshold.Threshold.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {

@@ -43,8 +43,9 @@ final class CrrCommand extends ScenarioCommand {
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
                     Scenarios.config("crr", spec), hooks), s -> new CrrLoad(s, resume)).run();
-            RunSupport.print(summary, common.json, commandSpec.commandLine().getOut());
-            return RunSupport.exitStatus(summary, common.maxErrorRate);
+            java.io.PrintWriter out = commandSpec.commandLine().getOut();
+            return RunSupport.conclude(common, summary, RunSupport.exitStatus(summary, common.maxErrorRate),
+                    () -> io.ricochet.loadgen.report.SummaryTable.print(summary, out), out);
         }
     }
 }

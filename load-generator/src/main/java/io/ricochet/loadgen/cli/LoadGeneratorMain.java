@@ -4,7 +4,7 @@ import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code java -jar load-generator.jar <command> [options]}; exit 0 clean, 1 bad replies or errors, 2 usage. */
+/** {@code java -jar load-generator.jar <command> [options]}; exit 0 clean, 1 bad replies or errors, 2 usage, 99 a broken threshold. */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "ricochet load-generator 0.1.0",
         description = "Load tests for length-prefixed reversed-echo servers. Every reply is verified; latency "
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",

@@ -128,12 +128,8 @@ final class RampCommand implements Callable<Integer> {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            if (common.json) {
-                RunSupport.print(report, true, out);
-            } else {
-                SweepCommand.printTable(report, out);
-            }
-            return good > 0 ? ExitCodes.OK : ExitCodes.FAILED;
+            return RunSupport.conclude(common, report, good > 0 ? ExitCodes.OK : ExitCodes.FAILED,
+                    () -> SweepCommand.printTable(report, out), out);
         }
     }
 

@@ -53,12 +53,9 @@ final class RpcScenarios {
             try (RpcWorkload load = workload.apply(spec)) {
                 summary = new RpcRun(spec, options, common.interval).run(load);
             }
-            if (common.json) {
-                RunSupport.print(summary, true, out);
-            } else {
-                RpcSummaryTable.print(summary, out);
-            }
-            return exitStatus(summary, common.maxErrorRate);
+            RpcSummary finished = summary;
+            return RunSupport.conclude(common, summary, exitStatus(summary, common.maxErrorRate),
+                    () -> RpcSummaryTable.print(finished, out), out);
         }
     }
 

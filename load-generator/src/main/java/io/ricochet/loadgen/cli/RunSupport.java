@@ -19,6 +19,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import io.ricochet.loadgen.report.threshold.Threshold;
+import io.ricochet.loadgen.report.threshold.Thresholds;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -111,8 +114,28 @@ final class RunSupport {
     static int runAndReport(String command, LoadSpec spec, CommonOptions common, URI scrape, PrintWriter out,
             PrintStream err, Map<String, Object> config, io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
         Summary summary = new LoadRun(spec, new RunOptions(command, scrape, common.report, err, config, hooks)).run();
-        print(summary, common.json, out);
-        return exitStatus(summary, common.maxErrorRate);
+        return conclude(common, summary, exitStatus(summary, common.maxErrorRate), () -> SummaryTable.print(summary, out),
+                out);
+    }
+
+    /**
+     * Ends a run: checks its thresholds, prints its summary (as JSON with the thresholds' outcomes, or as {@code table}
+     * followed by a line per threshold), keeps the outcomes in the report's {@code summary.json}, and returns the exit
+     * status: {@code exit}, or {@link Thresholds#BROKEN_EXIT} when a threshold broke.
+     */
+    static int conclude(CommonOptions common, Object summary, int exit, Runnable table, PrintWriter out) {
+        List<Threshold.Result> results = Thresholds.check(common.thresholds, summary);
+        if (common.json) {
+            print(Thresholds.withResults(summary, results), true, out);
+        } else {
+            table.run();
+            results.forEach(r -> out.println(r.line()));
+            out.flush();
+        }
+        if (common.report != null) {
+            Thresholds.annotate(common.report, results);
+        }
+        return Thresholds.broken(results) ? Thresholds.BROKEN_EXIT : exit;
     }
 
     static void print(Object summary, boolean json, PrintWriter out) {

@@ -111,13 +111,9 @@ final class SweepCommand implements Callable<Integer> {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            if (common.json) {
-                RunSupport.print(report, true, out);
-            } else {
-                printTable(report, out);
-            }
+            return RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILED,
+                    () -> printTable(report, out), out);
         }
-        return clean ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     private Summary step(LoadSpec spec, RunSupport.Target target) throws InterruptedException {

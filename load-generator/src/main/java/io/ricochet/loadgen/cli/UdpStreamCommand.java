@@ -80,12 +80,10 @@ final class UdpStreamCommand implements Callable<Integer> {
                     common.io, common.ioThreads)) {
                 summary = new LoadDriver(options, schedule).run(stream, (measured, report) -> summary(stream, measured));
             }
-            if (common.json) {
-                RunSupport.print(summary, true, out);
-            } else {
-                printTable(summary, out);
-            }
-            return summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK;
+            UdpStreamSummary finished = summary;
+            return RunSupport.conclude(common, summary,
+                    summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK,
+                    () -> printTable(finished, out), out);
         }
     }
 

@@ -163,4 +163,24 @@ class CommandsTest {
         assertEquals(ExitCodes.USAGE, empty.exit());
         assertTrue(empty.err().contains("it has no summary.json"), empty.err());
     }
+
+    /** As k6: a broken threshold exits 99, and the summary (table or JSON, and summary.json) says which. */
+    @Test
+    void aBrokenThresholdExits99AndTheSummarySaysWhich(@TempDir Path dir) throws Exception {
+        Cli.Result kept = Cli.run("rr", "--duration", "1s", "--threshold", "errors==0", "--threshold", "qps>1");
+        assertEquals(0, kept.exit(), kept.err());
+        assertTrue(kept.out().contains("threshold errors==0: passed (errors = 0)"), kept.out());
+        Cli.Result broken = Cli.run("rr", "--duration", "1s", "--threshold", "qps>1M", "--threshold", "bad==0", "--json",
+                "--report", dir.toString());
+        assertEquals(99, broken.exit(), broken.err());
+        JsonNode thresholds = broken.json().get("thresholds");
+        assertEquals("qps>1M", thresholds.get(0).get("expression").asText());
+        assertEquals(false, thresholds.get(0).get("passed").asBoolean());
+        assertEquals(true, thresholds.get(1).get("passed").asBoolean());
+        JsonNode saved = Cli.JSON.readTree(dir.resolve("summary.json").toFile()).get("thresholds");
+        assertEquals(thresholds, saved);
+        Cli.Result usage = Cli.run("rr", "--threshold", "p99<2kb");
+        assertEquals(ExitCodes.USAGE, usage.exit());
+        assertTrue(usage.err().contains("'p99<2kb': unit kb"), usage.err());
+    }
 }

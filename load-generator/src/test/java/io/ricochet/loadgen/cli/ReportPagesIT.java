@@ -47,7 +47,8 @@ class ReportPagesIT {
     @Test
     void anOpenLoopEchoRunHasItsRateLatencySpectraAndServer() throws Exception {
         Path report = temp.resolve("echo");
-        Cli.Result r = Cli.run("echo", "--rate", "2000/s", "--duration", "3s", "--report", report.toString());
+        Cli.Result r = Cli.run("echo", "--rate", "2000/s", "--duration", "3s", "--threshold", "p99<60s",
+                "--report", report.toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains("report: " + report.resolve("report.html").toAbsolutePath()), r.err());
         HeadlessChromium.Rendered page = open(report, "echo");
@@ -100,8 +101,9 @@ class ReportPagesIT {
     void aDistributedRunHasItsWorkers() throws Exception {
         Path report = temp.resolve("distributed");
         Cli.Result r = Cli.run("controller", "--workers", "2", "echo", "--rate", "1000/s", "--duration", "3s",
-                "--report", report.toString());
+                "--threshold", "errors==0", "--report", report.toString());
         assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("threshold errors==0: passed (errors = 0)"), "the controller checks the merged run");
         assertTrue(r.err().contains("report: " + report.resolve("report.html").toAbsolutePath()), r.err());
         HeadlessChromium.Rendered page = open(report, "distributed");
         hasPoints(page, "chart-workers", 2, "requests", "p99 µs");

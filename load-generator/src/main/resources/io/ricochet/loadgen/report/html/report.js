@@ -41,12 +41,11 @@
   if (s.verdict) headline.push({ label: "verdict", value: s.verdict });
   if (s.knee_rate) headline.push({ label: "knee", value: num(s.knee_rate, 0) + "/s, p99 " + us(s.knee_p99_us) });
   if (merged.first_error) headline.push({ label: "first error", value: merged.first_error, bad: true });
-  if (data.thresholds) {
-    data.thresholds.forEach(function (t) {
-      headline.push({ label: "threshold " + t.expression, value: t.passed ? "passed" : "broken (" + t.actual + ")",
-        bad: !t.passed });
-    });
-  }
+  (s.thresholds || []).forEach(function (t) {
+    var actual = t.actual === null || t.actual === undefined ? t.note : t.metric + " = " + num(t.actual, 4);
+    headline.push({ label: "threshold " + t.expression + ": " + actual, value: t.passed ? "passed" : "broken",
+      bad: !t.passed });
+  });
   tiles(headline);
 
   // Over time, from intervals.csv and latency.hlog.

@@ -1,0 +1,54 @@
+package io.ricochet.loadgen.report.threshold;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ricochet.loadgen.report.ReportWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A run's thresholds checked against its summary: a broken one makes the run exit {@link #BROKEN_EXIT}, as in k6. */
+public final class Thresholds {
+    public static final int BROKEN_EXIT = 99;
+
+    private Thresholds() {
+    }
+
+    /** Each threshold's outcome on {@code summary} (any command's summary record). */
+    public static List<Threshold.Result> check(List<Threshold> thresholds, Object summary) {
+        JsonNode json = ReportWriter.JSON.valueToTree(summary);
+        return thresholds.stream().map(t -> t.check(json)).toList();
+    }
+
+    public static boolean broken(List<Threshold.Result> results) {
+        return results.stream().anyMatch(r -> !r.passed());
+    }
+
+    /** {@code summary} as JSON with the outcomes under {@code thresholds}, when there are any. */
+    public static JsonNode withResults(Object summary, List<Threshold.Result> results) {
+        JsonNode json = ReportWriter.JSON.valueToTree(summary);
+        if (!results.isEmpty() && json instanceof ObjectNode object) {
+            object.set("thresholds", ReportWriter.JSON.valueToTree(results));
+        }
+        return json;
+    }
+
+    /** Adds the outcomes to {@code dir/summary.json}, so the report keeps which threshold broke. */
+    public static void annotate(Path dir, List<Threshold.Result> results) {
+        Path file = dir.resolve("summary.json");
+        if (results.isEmpty() || !Files.isRegularFile(file)) {
+            return;
+        }
+        try {
+            JsonNode summary = ReportWriter.JSON.readTree(file.toFile());
+            if (summary instanceof ObjectNode object) {
+                object.set("thresholds", ReportWriter.JSON.valueToTree(results));
+                ReportWriter.JSON.writeValue(file.toFile(), object);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.ricochet.loadgen.report.threshold;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.loadgen.report.ReportWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class ThresholdTest {
+    private static final JsonNode RUN = json("{\"requests\":1000,\"ok\":990,\"errors\":10,\"bad\":0,\"qps\":150000.5,"
+            + "\"latency_us\":{\"p50\":120,\"p99\":1800,\"max\":9000}}");
+
+    private static JsonNode json(String text) {
+        try {
+            return ReportWriter.JSON.readTree(text);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "p99<2ms, true", "p99<1.8ms, false", "p99<=1.8ms, true", "p99>1800, false", "p99>=1800us, true",
+        "errors==10, true", "errors==0, false", "bad!=0, false", "bad!=1, true", "qps>100k, true", "qps>0.2M, false",
+        "qps>100000/s, true", "error_rate<=1%, true", "error_rate<0.01, false", "max<9s, true", "ok>=990, true"})
+    void eachOperatorAndUnit(String expression, boolean passes) {
+        assertEquals(passes, Threshold.parse(expression).check(RUN).passed(), expression);
+    }
+
+    @Test
+    void aDistributedRunIsCheckedOnItsMergedSummary() {
+        JsonNode distributed = json("{\"merged\":{\"errors\":0},\"workers\":2}");
+        assertTrue(Threshold.parse("errors==0").check(distributed).passed());
+    }
+
+    @Test
+    void anRpcRunsOkIsItsReceivedOk() {
+        assertTrue(Threshold.parse("ok==5").check(json("{\"received_ok\":5}")).passed());
+    }
+
+    @Test
+    void aFigureTheCommandDoesNotMeasureBreaksTheThresholdAndSaysSo() {
+        Threshold.Result r = Threshold.parse("loss<1%").check(RUN);
+        assertFalse(r.passed());
+        assertNull(r.actual());
+        assertEquals("threshold loss<1%: broken (not measured by this command)", r.line());
+    }
+
+    @Test
+    void theLineGivesTheActualFigure() {
+        assertEquals("threshold p99<1ms: broken (p99 = 1800)", Threshold.parse("p99<1ms").check(RUN).line());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"p99", "p99<", "<2ms", "p99=2ms", "p98<2ms", "p99<2kb", "errors<2ms", "loss<1k", "qps>>1"})
+    void aBadExpressionIsRefusedByName(String expression) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(expression));
+        assertTrue(e.getMessage().contains("'" + expression + "'"), e.getMessage());
+    }
+}
