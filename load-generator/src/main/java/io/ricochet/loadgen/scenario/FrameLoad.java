@@ -82,6 +82,11 @@ public abstract class FrameLoad implements Load {
     }
 
     @Override
+    public boolean timesConnects() {
+        return true;
+    }
+
+    @Override
     public boolean timesHandshakes() {
         return spec.handshakes();
     }

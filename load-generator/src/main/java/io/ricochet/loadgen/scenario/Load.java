@@ -31,6 +31,11 @@ public interface Load extends AutoCloseable {
     /** True when latency is corrected for coordinated omission (open loop), false when from the actual send. */
     boolean openLoop();
 
+    /** Whether it times connects, so its intervals carry a connect histogram (and the report a connect.hlog). */
+    default boolean timesConnects() {
+        return false;
+    }
+
     /** Whether it times TLS handshakes, so its intervals carry a handshake histogram and failure count. */
     default boolean timesHandshakes() {
         return false;

@@ -102,7 +102,7 @@ public final class LoadDriver {
                 Histogram latency = load.openLoop() ? interval.corrected() : interval.service();
                 reporter.emit(new IntervalData(index++, elapsed, startMillis + (long) (previousElapsed * 1000),
                         startMillis + (long) (elapsed * 1000), load.openConnections(), now.minus(previous), latency,
-                        load.openLoop() ? interval.service() : null, interval.connect(),
+                        load.openLoop() ? interval.service() : null, load.timesConnects() ? interval.connect() : null,
                         load.timesHandshakes() ? interval.handshake() : null,
                         handshakeFailures - previousHandshakeFailures), elapsed - previousElapsed, server.sample(), line);
                 previous = now;

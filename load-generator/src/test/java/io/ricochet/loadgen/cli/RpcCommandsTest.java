@@ -41,6 +41,8 @@ class RpcCommandsTest {
         for (String file : List.of("summary.json", "intervals.csv", "latency.hlog", "config.json")) {
             assertTrue(Files.size(report.resolve(file)) > 0, file);
         }
+        // RPC clients connect before measuring and do not time it: no connect log of empty intervals.
+        assertTrue(!Files.exists(report.resolve("connect.hlog")), "no connect.hlog for rpc");
     }
 
     @Test

@@ -106,18 +106,21 @@ public record Threshold(String expression, String metric, Op op, double value) {
     }
 
     private Double actual(JsonNode run) {
-        JsonNode node = switch (METRICS.get(metric)) {
-            case LATENCY -> run.path("latency_us").path(metric);
-            case COUNT -> metric.equals("ok") && !run.has("ok") ? run.path("received_ok") : run.path(metric);
-            case FRACTION -> metric.equals("loss") ? run.path("loss") : null;
-        };
         if (metric.equals("error_rate")) {
-            JsonNode errors = run.path("errors");
-            JsonNode requests = run.path("requests");
-            return errors.isNumber() && requests.isNumber()
-                    ? errors.asDouble() / Math.max(1, requests.asDouble()) : null;
+            Double errors = number(run.path("errors"));
+            Double requests = number(run.path("requests"));
+            return errors == null || requests == null ? null : errors / Math.max(1, requests);
         }
-        return node != null && node.isNumber() ? node.asDouble() : null;
+        return number(switch (METRICS.get(metric)) {
+            case LATENCY -> run.path("latency_us").path(metric);
+            // An RPC run's summary names its verified answers received_ok.
+            case COUNT -> metric.equals("ok") && !run.has("ok") ? run.path("received_ok") : run.path(metric);
+            case FRACTION -> run.path(metric);
+        });
+    }
+
+    private static Double number(JsonNode node) {
+        return node.isNumber() ? node.asDouble() : null;
     }
 
     /** One threshold's outcome, as {@code summary.json} and the report keep it; {@code note} says why it has no value. */
