@@ -27,6 +27,17 @@ final class CommonOptions {
     @Option(names = "--report", description = "Directory for summary.json, intervals.csv, latency.hlog, config.json.")
     Path report;
 
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve the generator's own Prometheus /metrics on this port while it runs (0: an ephemeral "
+                    + "port; the URL is printed). A controller serves the merged run's.")
+    Integer metricsPort;
+
+    @Shard(Shard.Rule.CONTROLLER_ONLY)
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+            description = "Address --metrics-port binds; 0.0.0.0 for a scraper elsewhere (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
     @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
             description = "Progress and report interval (default: ${DEFAULT-VALUE}).")
     Duration interval;

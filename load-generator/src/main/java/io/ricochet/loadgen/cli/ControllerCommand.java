@@ -35,7 +35,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
 
 @Command(name = "controller", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs a scenario over --workers workers as one run: local worker JVMs (default) or a Kubernetes "
@@ -149,7 +148,8 @@ final class ControllerCommand implements Callable<Integer> {
                     + "(worker pods cannot read this machine's files; use the image's trust store or --insecure)");
         }
         boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
-        try (RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
+        try (StandAlone alone = StandAlone.open(spec.commandLine(), common, err);
+                RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
             InetSocketAddress address = rpc ? resolved.rpc() : resolved.tcp();
             String target = address.getHostString() + ":" + address.getPort();
             URI scrape = resolved.scrape();
@@ -177,10 +177,13 @@ final class ControllerCommand implements Callable<Integer> {
             config.put("target", target);
             ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
                     advertised, common.interval, startTimeout, stall, scrape, common.report, err, config,
-                    RunSecret.generate());
+                    RunSecret.generate(), alone.intervals());
             try (Controller controller = new Controller(settings);
                     WorkerExecutor workersExecutor = executor(common.report)) {
-                installStopSignals(controller);
+                alone.onStop(() -> {
+                    err.println("controller: stopping every worker");
+                    controller.stop();
+                });
                 DistributedSummary summary = controller.run(workersExecutor, executor);
                 // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
                 int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILED
@@ -188,7 +191,7 @@ final class ControllerCommand implements Callable<Integer> {
                 exit = RunSupport.conclude(common, summary, exit, () -> printTables(summary, command, sub),
                         spec.commandLine().getOut());
                 Reports.writeHtml(common.report, spec.commandLine().getErr());
-                return exit;
+                return alone.exitStatus(exit);
             }
         }
     }
@@ -265,21 +268,6 @@ final class ControllerCommand implements Callable<Integer> {
     private static String podIp() {
         String ip = System.getenv("POD_IP");
         return ip != null ? ip : "127.0.0.1";
-    }
-
-    /** Ctrl-C or SIGTERM stops every worker and ends the run with what was measured; a second one exits. */
-    private static void installStopSignals(Controller controller) {
-        boolean[] seen = {false};
-        for (String name : List.of("INT", "TERM")) {
-            Signal.handle(new Signal(name), signal -> {
-                if (seen[0]) {
-                    System.exit(ExitCodes.FAILED);
-                }
-                seen[0] = true;
-                System.err.println("controller: stopping every worker (again to exit at once)");
-                controller.stop();
-            });
-        }
     }
 
     private ParameterException usage(String message) {

@@ -70,9 +70,10 @@ final class RampCommand implements Callable<Integer> {
         }
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
-        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
-                load.protocol == io.ricochet.transport.Protocol.UDP, System.err)) {
+        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
+                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
+                        Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
+                        load.protocol == io.ricochet.transport.Protocol.UDP, System.err)) {
             LoadSpec base;
             try {
                 base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
@@ -88,17 +89,22 @@ final class RampCommand implements Callable<Integer> {
             if (!warmupStep.isZero()) {
                 System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate, warmupStep);
                 LoadSpec warm = base.toBuilder().duration(warmupStep).build();
-                new LoadRun(warm, new RunOptions("ramp", null, null, null, Scenarios.config("ramp", warm))).run();
+                new LoadRun(warm, new RunOptions("ramp", null, null, null, Scenarios.config("ramp", warm),
+                        alone.uncountedHooks())).run();
             }
             double good = 0;
             long goodP99 = 0;
             double bad = 0;
             double rate = startRate;
             int step = 0;
-            while (rate <= maxRate) {
-                Summary s = step(base, rate, target);
+            while (rate <= maxRate && !alone.stopped()) {
+                Summary s = step(base, rate, target, alone);
                 boolean pass = passes(s, rate);
                 rows.add(progress(StepRow.of(++step, "rate", load.size.max(), rate, s, pass)));
+                if (alone.stopped()) {
+                    // A step cut short says nothing about its rate.
+                    break;
+                }
                 if (!pass) {
                     bad = rate;
                     break;
@@ -107,11 +113,14 @@ final class RampCommand implements Callable<Integer> {
                 goodP99 = s.latencyUs().p99();
                 rate *= factor;
             }
-            for (int i = 0; i < refine && bad > 0 && good > 0; i++) {
+            for (int i = 0; i < refine && bad > 0 && good > 0 && !alone.stopped(); i++) {
                 double mid = (good + bad) / 2;
-                Summary s = step(base, mid, target);
+                Summary s = step(base, mid, target, alone);
                 boolean pass = passes(s, mid);
                 rows.add(progress(StepRow.of(++step, "rate", load.size.max(), mid, s, pass)));
+                if (alone.stopped()) {
+                    break;
+                }
                 if (pass) {
                     good = mid;
                     goodP99 = s.latencyUs().p99();
@@ -119,7 +128,8 @@ final class RampCommand implements Callable<Integer> {
                     bad = mid;
                 }
             }
-            String verdict = good == 0 ? "no rate met the SLO of " + slo.toMillis() + " ms"
+            String verdict = alone.stopped() ? "stopped by a signal after step " + step
+                    : good == 0 ? "no rate met the SLO of " + slo.toMillis() + " ms"
                     : bad == 0 ? "every rate up to --max-rate met the SLO" : "knee found";
             StepsReport report = new StepsReport("ramp", target.address(load.protocol).getHostString() + ":"
                     + target.address(load.protocol).getPort(), load.protocol.tag(), "corrected", rows,
@@ -128,8 +138,8 @@ final class RampCommand implements Callable<Integer> {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            return RunSupport.conclude(common, report, good > 0 ? ExitCodes.OK : ExitCodes.FAILED,
-                    () -> SweepCommand.printTable(report, out), out);
+            return alone.exitStatus(RunSupport.conclude(common, report, good > 0 ? ExitCodes.OK : ExitCodes.FAILED,
+                    () -> SweepCommand.printTable(report, out), out));
         }
     }
 
@@ -139,9 +149,11 @@ final class RampCommand implements Callable<Integer> {
                 && s.qps() >= 0.9 * rate;
     }
 
-    private Summary step(LoadSpec base, double rate, RunSupport.Target target) throws InterruptedException {
+    private Summary step(LoadSpec base, double rate, RunSupport.Target target, StandAlone alone)
+            throws InterruptedException {
         LoadSpec spec = base.toBuilder().rate(rate).build();
-        return new LoadRun(spec, new RunOptions("ramp", target.scrape(), null, null, Scenarios.config("ramp", spec))).run();
+        return new LoadRun(spec, new RunOptions("ramp", target.scrape(), null, null, Scenarios.config("ramp", spec),
+                alone.hooks())).run();
     }
 
     private static StepRow progress(StepRow row) {

@@ -7,8 +7,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A command the controller can split over workers: each worker runs it on its shard with hooks; run alone (picocli's
- * {@link #call}) it has none. Every one takes the {@link CommonOptions}.
+ * A command the controller can split over workers: each worker runs it on its shard with the worker's hooks; run alone
+ * (picocli's {@link #call}) it has those of {@link StandAlone}. Every one takes the {@link CommonOptions}.
  */
 abstract class ScenarioCommand implements Callable<Integer> {
     @Spec
@@ -20,11 +20,14 @@ abstract class ScenarioCommand implements Callable<Integer> {
         return common;
     }
 
-    /** Runs the scenario as parsed; stand-alone runs pass {@link RunHooks#NONE}. Returns the exit status. */
+    /** Runs the scenario as parsed with {@code hooks}. Returns the exit status. */
     abstract int run(RunHooks hooks) throws Exception;
 
+    /** Run alone: a stop signal ends the run with what it measured, and --metrics-port serves its figures. */
     @Override
     public Integer call() throws Exception {
-        return run(RunHooks.NONE);
+        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err)) {
+            return alone.exitStatus(run(alone.hooks()));
+        }
     }
 }

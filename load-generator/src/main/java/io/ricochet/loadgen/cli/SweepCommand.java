@@ -83,8 +83,9 @@ final class SweepCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
         boolean clean = true;
-        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, LengthField.FOUR,
-                Math.max(maxSize, countSize), Duration.ofSeconds(30), false, System.err)) {
+        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
+                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, LengthField.FOUR,
+                        Math.max(maxSize, countSize), Duration.ofSeconds(30), false, System.err)) {
             LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
                     .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
                     .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
@@ -93,31 +94,38 @@ final class SweepCommand implements Callable<Integer> {
             int step = 0;
             if (!noSizes) {
                 for (int size : sizes(maxSize)) {
-                    Summary s = step(base.toBuilder().size(size, size).maxRequests(requestsPerStep).build(), target);
+                    if (alone.stopped()) {
+                        break;
+                    }
+                    Summary s = step(base.toBuilder().size(size, size).maxRequests(requestsPerStep).build(), target,
+                            alone);
                     clean &= s.bad() == 0 && s.errors() == 0;
                     rows.add(progress(StepRow.of(++step, "size", size, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
             if (counts != null) {
-                for (long n = counts.min(); n <= counts.max(); n += counts.min()) {
-                    Summary s = step(base.toBuilder().size(countSize, countSize).maxRequests(n).build(), target);
+                for (long n = counts.min(); n <= counts.max() && !alone.stopped(); n += counts.min()) {
+                    Summary s = step(base.toBuilder().size(countSize, countSize).maxRequests(n).build(), target,
+                            alone);
                     clean &= s.bad() == 0 && s.errors() == 0;
                     rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
             StepsReport report = new StepsReport("sweep", target.tcp().getHostString() + ":" + target.tcp().getPort(),
-                    "tcp", "closed_loop", rows, null, null, clean ? "all steps verified" : "bad replies or errors");
+                    "tcp", "closed_loop", rows, null, null, alone.stopped() ? "stopped by a signal after step " + step
+                            : clean ? "all steps verified" : "bad replies or errors");
             if (common.report != null) {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            return RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILED,
-                    () -> printTable(report, out), out);
+            return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILED,
+                    () -> printTable(report, out), out));
         }
     }
 
-    private Summary step(LoadSpec spec, RunSupport.Target target) throws InterruptedException {
-        return new LoadRun(spec, new RunOptions("sweep", target.scrape(), null, null, Scenarios.config("sweep", spec))).run();
+    private Summary step(LoadSpec spec, RunSupport.Target target, StandAlone alone) throws InterruptedException {
+        return new LoadRun(spec, new RunOptions("sweep", target.scrape(), null, null, Scenarios.config("sweep", spec),
+                alone.hooks())).run();
     }
 
     private static StepRow progress(StepRow row) {

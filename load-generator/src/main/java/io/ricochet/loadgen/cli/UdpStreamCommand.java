@@ -63,8 +63,9 @@ final class UdpStreamCommand implements Callable<Integer> {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
         }
         PrintWriter out = commandSpec.commandLine().getOut();
-        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
-                Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
+        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
+                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
+                        Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("command", "udp-stream");
             config.put("target", target.udp().getHostString() + ":" + target.udp().getPort());
@@ -72,7 +73,8 @@ final class UdpStreamCommand implements Callable<Integer> {
             config.put("size", size);
             config.put("rate", rate);
             config.put("duration_s", duration.toNanos() / 1e9);
-            RunOptions options = new RunOptions("udp-stream", target.scrape(), common.report, System.err, config);
+            RunOptions options = new RunOptions("udp-stream", target.scrape(), common.report, System.err, config,
+                    alone.hooks());
             // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
             Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
             UdpStreamSummary summary;
@@ -81,9 +83,9 @@ final class UdpStreamCommand implements Callable<Integer> {
                 summary = new LoadDriver(options, schedule).run(stream, (measured, report) -> summary(stream, measured));
             }
             UdpStreamSummary finished = summary;
-            return RunSupport.conclude(common, summary,
+            return alone.exitStatus(RunSupport.conclude(common, summary,
                     summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK,
-                    () -> printTable(finished, out), out);
+                    () -> printTable(finished, out), out));
         }
     }
 

@@ -314,8 +314,7 @@ public final class Controller implements AutoCloseable {
                 }
             }
             settings.progress().println("controller: all " + workers.length + " workers ready; started");
-            // The controller is the end of the line: its intervals are handed to nothing else.
-            IntervalReporter reporter = new IntervalReporter(report, settings.progress(), interval -> { });
+            IntervalReporter reporter = new IntervalReporter(report, settings.progress(), settings.intervals());
             while (!allTerminal()) {
                 Thread.sleep(POLL_MILLIS);
                 watch(executor);

@@ -1,11 +1,13 @@
 package io.ricochet.loadgen.distributed;
 
+import io.ricochet.loadgen.report.IntervalData;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a {@link Controller} runs and how.
@@ -24,10 +26,11 @@ import java.util.Map;
  * @param progress     where live lines go
  * @param config       the settings written to config.json
  * @param runSecret    what a connection must present to use the coordination port ({@link RunSecret})
+ * @param intervals    what else takes each merged interval (the generator's metrics); it must copy what it keeps
  */
 public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
         String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, URI scrape, Path reportDir,
-        PrintStream progress, Map<String, Object> config, String runSecret) {
+        PrintStream progress, Map<String, Object> config, String runSecret, Consumer<IntervalData> intervals) {
 
     public int workers() {
         return shards.size();

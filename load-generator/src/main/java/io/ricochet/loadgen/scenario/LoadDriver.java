@@ -124,7 +124,7 @@ public final class LoadDriver {
     private void warmUp(Load load) throws InterruptedException {
         long warmupNanos = schedule.warmup().toNanos();
         long warmupEnd = System.nanoTime() + warmupNanos;
-        while (System.nanoTime() < warmupEnd) {
+        while (System.nanoTime() < warmupEnd && !options.hooks().stopRequested()) {
             Thread.sleep(Math.min(schedule.interval().toMillis(),
                     Math.max(1, (warmupEnd - System.nanoTime()) / 1_000_000)));
             if (options.progress() != null) {

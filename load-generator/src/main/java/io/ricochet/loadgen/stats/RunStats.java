@@ -96,7 +96,7 @@ public final class RunStats {
                 connectsEstablished.sum(), connectFailures.sum());
     }
 
-    /** Counter values at one moment; {@link #minus} gives an interval's. */
+    /** Counter values at one moment; {@link #minus} gives an interval's, {@link #plus} adds intervals up. */
     public record Counts(long sent, long ok, long bad, long errors, long late, long okBytes, long connects,
             long connectFailures) {
         public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0);
@@ -104,6 +104,11 @@ public final class RunStats {
         public Counts minus(Counts o) {
             return new Counts(sent - o.sent, ok - o.ok, bad - o.bad, errors - o.errors, late - o.late,
                     okBytes - o.okBytes, connects - o.connects, connectFailures - o.connectFailures);
+        }
+
+        public Counts plus(Counts o) {
+            return new Counts(sent + o.sent, ok + o.ok, bad + o.bad, errors + o.errors, late + o.late,
+                    okBytes + o.okBytes, connects + o.connects, connectFailures + o.connectFailures);
         }
 
         /** Requests that ended: verified, bad, or failed. */

@@ -43,7 +43,7 @@ final class ControllerRun implements AutoCloseable {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), Duration.ofSeconds(60), scrape, null,
-                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET));
+                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }));
         summary = CompletableFuture.supplyAsync(() -> {
             try {
                 return controller.run(new NoExecutor(), "test");

@@ -1,0 +1,111 @@
+package io.ricochet.loadgen.cli;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ricochet.loadgen.metrics.GeneratorMetrics;
+import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.metrics.JvmProcessMetrics;
+import io.ricochet.metrics.MetricsEndpoint;
+import java.io.PrintStream;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+
+/**
+ * What a command run by a person (not as a controller's worker) has around its loads: Ctrl-C and SIGTERM end it with
+ * what it measured ({@link StopSignals}), and {@code --metrics-port} serves its figures to Prometheus while it runs
+ * ({@link GeneratorMetrics}). Its {@link #hooks} carry both into every load the command runs.
+ */
+final class StandAlone implements AutoCloseable {
+    private final StopSignals signals;
+    private final GeneratorMetrics metrics;
+    private final JvmProcessMetrics jvm;
+    private final MetricsEndpoint endpoint;
+
+    private StandAlone(StopSignals signals, GeneratorMetrics metrics, JvmProcessMetrics jvm, MetricsEndpoint endpoint) {
+        this.signals = signals;
+        this.metrics = metrics;
+        this.jvm = jvm;
+        this.endpoint = endpoint;
+    }
+
+    /** Installs the stop signals and, with {@code --metrics-port}, starts the endpoint and says where it is. */
+    static StandAlone open(CommandLine cli, CommonOptions common, PrintStream err) {
+        if (common.metricsPort != null && (common.metricsPort < 0 || common.metricsPort > 65_535)) {
+            throw new CommandLine.ParameterException(cli, "invalid option value: --metrics-port " + common.metricsPort
+                    + " (expected: 0..65535)");
+        }
+        if (common.metricsPort == null) {
+            return new StandAlone(StopSignals.install(err), null, null, null);
+        }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JvmProcessMetrics jvm = new JvmProcessMetrics();
+        jvm.bindTo(registry);
+        GeneratorMetrics metrics = new GeneratorMetrics();
+        registry.getPrometheusRegistry().register(metrics);
+        MetricsEndpoint endpoint;
+        try {
+            endpoint = MetricsEndpoint.start(common.metricsHost, common.metricsPort, registry);
+        } catch (IllegalStateException e) {
+            jvm.close();
+            throw e;
+        }
+        err.println("metrics " + endpoint.metricsUrl());
+        return new StandAlone(StopSignals.install(err), metrics, jvm, endpoint);
+    }
+
+    /** The hooks of a load this command runs: a stop signal ends it, and its intervals feed the metrics. */
+    RunHooks hooks() {
+        return hooks(metrics);
+    }
+
+    /** The hooks of an uncounted load (ramp's warmup step): a stop signal ends it; the metrics never see it. */
+    RunHooks uncountedHooks() {
+        return hooks(null);
+    }
+
+    private RunHooks hooks(Consumer<IntervalData> intervals) {
+        return new RunHooks() {
+            @Override
+            public void interval(IntervalData data) {
+                if (intervals != null) {
+                    intervals.accept(data);
+                }
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return signals.received();
+            }
+        };
+    }
+
+    /** Where the controller's merged intervals go: the metrics, or nowhere. */
+    Consumer<IntervalData> intervals() {
+        return metrics != null ? metrics : interval -> { };
+    }
+
+    /** Whether a signal asked the run to stop: a command of several runs starts no more. */
+    boolean stopped() {
+        return signals.received();
+    }
+
+    /** What else a stop does (the controller stops its workers). */
+    void onStop(Runnable action) {
+        signals.onStop(action);
+    }
+
+    /** {@code exit}, or 130 / 143 when Ctrl-C or SIGTERM ended the run. */
+    int exitStatus(int exit) {
+        return signals.exitStatus(exit);
+    }
+
+    @Override
+    public void close() {
+        signals.close();
+        if (endpoint != null) {
+            endpoint.close();
+            jvm.close();
+        }
+    }
+}
