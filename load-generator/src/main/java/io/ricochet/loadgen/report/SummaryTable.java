@@ -27,7 +27,7 @@ public final class SummaryTable {
             out.printf(Locale.ROOT, "service time (from actual send): avg %.1f  p50 %d  p90 %d  p99 %d  p99.9 %d  max %d us%n",
                     v.mean(), v.p50(), v.p90(), v.p99(), v.p999(), v.max());
         }
-        if (s.connectTimeUs() != null && s.connectTimeUs().count() > 0) {
+        if (s.connectTimeUs() != null && (s.connectTimeUs().count() > 0 || s.connectFailures() > 0)) {
             LatencySummary c = s.connectTimeUs();
             out.printf(Locale.ROOT, "connect time: %d connects, p50 %d  p99 %d  max %d us; %d failed%n",
                     c.count(), c.p50(), c.p99(), c.max(), s.connectFailures());

@@ -67,7 +67,7 @@ public final class CrrLoad extends FrameLoad {
                 if (!f.isSuccess()) {
                     stats.connectFailures.increment();
                     tx.finish(false, false);
-                    firstFailure.compareAndSet(null, f.cause());
+                    failed(() -> cannotConnect(f.cause()));
                 } else {
                     stats.connectsEstablished.increment();
                     stats.recordConnectTime(System.nanoTime() - begin);
@@ -102,6 +102,7 @@ public final class CrrLoad extends FrameLoad {
             ctx.writeAndFlush(buf, ctx.voidPromise());
             long left = spec.timeout().toNanos() - (System.nanoTime() - begin);
             timeout = ctx.executor().schedule(() -> {
+                failed(CrrLoad.this::noReplyInTime);
                 finish(false, true);
                 ctx.close();
             }, Math.max(0, left), TimeUnit.NANOSECONDS);
@@ -138,6 +139,9 @@ public final class CrrLoad extends FrameLoad {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (!done) {
+                failed(() -> serverClosed(1));
+            }
             finish(false, true);
             worker.next();
         }

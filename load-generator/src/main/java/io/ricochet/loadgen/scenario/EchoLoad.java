@@ -121,7 +121,7 @@ public final class EchoLoad extends FrameLoad {
                 Handshakes.time(ch, stats, firstFailure);
             } else {
                 stats.connectFailures.increment();
-                firstFailure.compareAndSet(null, f.cause());
+                failed(() -> cannotConnect(f.cause()));
             }
         });
     }

@@ -1,15 +1,20 @@
 package io.ricochet.loadgen.scenario;
 
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
+import io.ricochet.config.Durations;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
+import io.ricochet.transport.Protocol;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * What the framed loads (echo and CRR) share: the framework's client for the spec (transport, TLS or Noise, loops), its
@@ -52,6 +57,62 @@ public abstract class FrameLoad implements Load {
     /** The first connect or I/O failure seen, for the report; null if none. */
     public Throwable firstFailure() {
         return firstFailure.get();
+    }
+
+    /** Keeps {@code why} as the first failure if there is none yet; it is only asked then, so a failing run builds one message. */
+    final void failed(Supplier<String> why) {
+        if (firstFailure.get() == null) {
+            firstFailure.compareAndSet(null, new RunFailure(why.get()));
+        }
+    }
+
+    /** Why a request failed when no reply came in time. */
+    final String noReplyInTime() {
+        return "no reply within --timeout " + Durations.format(spec.timeout());
+    }
+
+    /**
+     * Why requests failed when the server closed their connection: with bodies over the protocol's default max frame,
+     * most likely a frame it would not take, a protocol error it closes on (docs/protocol.md).
+     */
+    final String serverClosed(int unanswered) {
+        String closed = "the server closed the connection with " + unanswered + " request(s) unanswered";
+        int defaultMax = spec.lengthField().defaultMaxFrame();
+        return spec.maxSize() <= defaultMax
+                ? closed + " (a server closes on a frame it will not take: is --target an echo port, with --length-field "
+                        + spec.lengthField().width() + "?)"
+                : closed + "; bodies of up to " + spec.maxSize() + " bytes were sent, and a server with the default "
+                        + "--max-frame for a " + spec.lengthField().width() + "-byte length field (" + defaultMax
+                        + ") closes on a longer frame";
+    }
+
+    /** Why a connect failed, without the transport's wording around it. */
+    final String cannotConnect(Throwable cause) {
+        String reason = cause instanceof ConnectTimeoutException ? "connect timed out"
+                : cause instanceof ConnectException && String.valueOf(cause.getMessage()).contains("refused")
+                        ? "connection refused" : String.valueOf(cause);
+        return "cannot connect to " + spec.target().getHostString() + ":" + spec.target().getPort() + ": " + reason;
+    }
+
+    /**
+     * Gives up when going on cannot measure anything: every connect failed and none succeeded; or nothing was ever
+     * answered, and every connection's handshake failed or its requests did (over TCP once per connection; over UDP,
+     * where a datagram may just be lost, three per socket).
+     */
+    @Override
+    public String futile() {
+        RunStats.Counts c = stats.counts();
+        if (c.connects() == 0 && c.connectFailures() >= spec.connections()) {
+            return "every connect failed";
+        }
+        if (c.ok() + c.bad() > 0) {
+            return null;
+        }
+        if (stats.handshakeFailures.sum() >= spec.connections()) {
+            return "every handshake failed";
+        }
+        long unansweredToGiveUp = (long) spec.connections() * (spec.protocol() == Protocol.UDP ? 3 : 1);
+        return c.errors() >= unansweredToGiveUp ? "no request was answered" : null;
     }
 
     /** How often its timers tick, for config.json: 0 without a send tick. */

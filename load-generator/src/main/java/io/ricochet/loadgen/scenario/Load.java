@@ -62,6 +62,14 @@ public interface Load extends AutoCloseable {
         return finished();
     }
 
+    /**
+     * Why going on cannot measure anything more (every connect failed, nothing was ever answered), or null while it
+     * can: the driver then ends the run early and says why, rather than running out its duration.
+     */
+    default String futile() {
+        return null;
+    }
+
     /** Starts nothing new. */
     void stopSending();
 

@@ -293,6 +293,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         if (inFlight > 0) {
             long oldest = nextSeq - inFlight;
             if (now - sentAt[(int) (oldest & mask)] > timeoutNanos) {
+                load.failed(load::noReplyInTime);
                 timedOut(oldest);
             }
         }
@@ -328,6 +329,11 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         }
         driver.remove(this);
         stats.openConnections.decrementAndGet();
+        if (inFlight > 0) {
+            // Every close of ours fails what is in flight first: this one is the server's.
+            int unanswered = inFlight;
+            load.failed(() -> load.serverClosed(unanswered));
+        }
         failOutstanding();
         load.connectionClosed(this);
         ctx.fireChannelInactive();

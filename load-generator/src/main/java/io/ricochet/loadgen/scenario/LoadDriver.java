@@ -83,6 +83,10 @@ public final class LoadDriver {
                 next += intervalNanos;
                 done = awaitInterval(load, Math.min(next, end), end);
                 if (done) {
+                    String futile = load.futile();
+                    if (futile != null && options.progress() != null) {
+                        options.progress().println("stopping early: " + futile + " (the summary's first error says why)");
+                    }
                     load.stopSending();
                     sendingSeconds = (System.nanoTime() - start) / 1e9;
                     load.drain(schedule.drain());
@@ -138,10 +142,11 @@ public final class LoadDriver {
     private boolean awaitInterval(Load load, long wake, long end) throws InterruptedException {
         long left;
         while ((left = wake - System.nanoTime()) > 0 && !options.hooks().stopRequested()) {
-            if (load.awaitFinished(Math.min(left, STOP_POLL_NANOS))) {
+            if (load.awaitFinished(Math.min(left, STOP_POLL_NANOS)) || load.futile() != null) {
                 return true;
             }
         }
-        return System.nanoTime() >= end || load.finished() || options.hooks().stopRequested();
+        return System.nanoTime() >= end || load.finished() || load.futile() != null
+                || options.hooks().stopRequested();
     }
 }

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.stats.RunStats;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +25,7 @@ class LoadDriverTest {
         final long finishAt;
         long sent;
         Duration drained;
+        String futile;
 
         ScriptedLoad(long finishAt) {
             this.finishAt = finishAt;
@@ -61,6 +65,11 @@ class LoadDriverTest {
         @Override
         public boolean finished() {
             return finishAt > 0 && sent >= finishAt;
+        }
+
+        @Override
+        public String futile() {
+            return futile;
         }
 
         @Override
@@ -153,5 +162,20 @@ class LoadDriverTest {
         // The base is read after warmup (10), the end once (20): only the ten after warmup count.
         assertEquals(10, measured.total().ok());
         assertEquals(1, measured.latencies().service().getTotalCount(), "warmup's latency is dropped");
+    }
+
+    @Test
+    void aFutileLoadEndsTheRunEarlyAndSaysSo() throws Exception {
+        ScriptedLoad load = new ScriptedLoad(0);
+        load.futile = "every connect failed";
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Recording hooks = new Recording();
+        new LoadDriver(new RunOptions("test", null, null, new PrintStream(progress, true, StandardCharsets.UTF_8),
+                Map.of(), hooks), new Schedule(Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(60),
+                Duration.ZERO)).run(load, (m, report) -> m);
+        assertEquals(List.of("prepare", "start", "stop", "drain"), load.calls);
+        assertEquals(1, hooks.intervals.size(), "ended in its first interval, not after an hour");
+        assertTrue(progress.toString(StandardCharsets.UTF_8)
+                .contains("stopping early: every connect failed (the summary's first error says why)"), progress.toString());
     }
 }
