@@ -19,12 +19,14 @@ final class CommonOptions {
     InetSocketAddress target;
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)
-    @Option(names = "--scrape", description = "The server's Prometheus /metrics URL, sampled every interval "
+    @Option(names = "--scrape", converter = MetricsUrlConverter.class, paramLabel = "URL", description = "The server's Prometheus /metrics URL, sampled every interval "
             + "(automatic for the embedded server).")
     URI scrape;
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)
-    @Option(names = "--report", description = "Directory for summary.json, intervals.csv, latency.hlog, config.json.")
+    @Option(names = "--report", paramLabel = "DIR", description = "Directory for the run's report: summary.json and "
+            + "report.html; and for a run measured interval by interval (not sweep or ramp), config.json, intervals.csv "
+            + "and HdrHistogram logs (.hlog, in microseconds).")
     Path report;
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)

@@ -87,7 +87,8 @@ final class EmbeddedTarget implements AutoCloseable {
         return "no --target: started an embedded echo server, tcp" + security + server.tcpAddress().getHostString() + ":"
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
                 + server.udpAddress().getPort() + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
-                + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl();
+                + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl()
+                + "; it shares this JVM, so srv_cpu and srv_rss are the client's and the server's together";
     }
 
     @Override

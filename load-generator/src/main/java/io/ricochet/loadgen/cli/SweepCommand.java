@@ -80,6 +80,13 @@ final class SweepCommand implements Callable<Integer> {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: max-size " + maxSize
                     + ", requests-per-step " + requestsPerStep + ", connections " + connections);
         }
+        if (noSizes && counts == null) {
+            throw new ParameterException(commandSpec.commandLine(), "nothing to sweep: --no-sizes without --counts");
+        }
+        if (!noSizes && sizes(maxSize).isEmpty()) {
+            throw new ParameterException(commandSpec.commandLine(), "nothing to sweep: --max-size " + maxSize
+                    + " is below the first size step, 128" + (counts == null ? "" : " (add --no-sizes to sweep counts only)"));
+        }
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
         boolean clean = true;

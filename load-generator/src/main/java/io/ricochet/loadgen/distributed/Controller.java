@@ -82,7 +82,7 @@ public final class Controller implements AutoCloseable {
             workers[i] = new WorkerStatus(i);
         }
         this.merger = new IntervalMerger(intervalWindow(settings.interval()));
-        this.server = new ServerWatch(settings.scrape());
+        this.server = new ServerWatch(settings.scrape(), settings.progress());
         RpcDispatcher methods = new RpcDispatcher();
         methods.register(Coordination.HELLO, counted(Coordination.HELLO_METHOD, this::hello));
         methods.register(Coordination.READY, counted(Coordination.READY_METHOD, this::ready));
@@ -492,7 +492,7 @@ public final class Controller implements AutoCloseable {
                 List.copyOf(allProblems), refused.total());
         if (report != null) {
             report.summary(merged);
-            report.csv("workers.csv", WorkerRow.CSV_HEADER, rows.stream().map(WorkerRow::csv).toList());
+            report.csv("workers.csv", WorkerRow.COLUMNS, rows);
         }
         return summary;
     }

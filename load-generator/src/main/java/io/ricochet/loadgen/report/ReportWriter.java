@@ -2,13 +2,18 @@ package io.ricochet.loadgen.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -23,10 +28,15 @@ import org.HdrHistogram.HistogramLogWriter;
 public final class ReportWriter implements AutoCloseable {
     public static final ObjectMapper JSON = new ObjectMapper()
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT);
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .registerModule(new FiguresModule());
+    /** The report's CSV files: a record's properties under the same snake_case names, quoted where a cell needs it. */
+    static final CsvMapper CSV = (CsvMapper) new CsvMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .registerModule(new FiguresModule());
 
     private final Path dir;
-    private final PrintStream csv;
+    private final SequenceWriter intervals;
     private final long startMillis;
     private final String latencyKind;
     private final Map<String, HistogramLog> logs = new java.util.LinkedHashMap<>();
@@ -35,8 +45,7 @@ public final class ReportWriter implements AutoCloseable {
         try {
             this.dir = Files.createDirectories(dir);
             JSON.writeValue(dir.resolve("config.json").toFile(), config);
-            this.csv = new PrintStream(Files.newOutputStream(dir.resolve("intervals.csv")), true, StandardCharsets.UTF_8);
-            csv.println(IntervalRow.CSV_HEADER);
+            this.intervals = csvWriter(IntervalRow.COLUMNS).writeValues(dir.resolve("intervals.csv").toFile());
             this.startMillis = startMillis;
             this.latencyKind = String.valueOf(config.get("latency_kind"));
             log("latency", latencyKind);
@@ -47,7 +56,12 @@ public final class ReportWriter implements AutoCloseable {
 
     /** One interval: its row, and each histogram the run keeps in its log, so every log has one entry per interval. */
     public void interval(IntervalRow row, IntervalData interval) {
-        csv.println(row.csv());
+        try {
+            // Flushed row by row, so an interrupted run keeps what it measured.
+            intervals.write(row).flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
         log("latency", latencyKind).write(interval.latency(), interval);
         append("service", "service time, from the actual send", interval.service(), interval);
         append("connect", "connect time", interval.connect(), interval);
@@ -99,21 +113,28 @@ public final class ReportWriter implements AutoCloseable {
         }
     }
 
-    /** Writes one more CSV file of the report, e.g. {@code clients.csv}. */
-    public void csv(String file, String header, java.util.List<String> rows) {
+    /** Writes one more CSV file of the report, e.g. {@code clients.csv}: a header of {@code columns}, a row per record. */
+    public void csv(String file, List<String> columns, List<?> rows) {
         try {
-            java.util.List<String> lines = new java.util.ArrayList<>();
-            lines.add(header);
-            lines.addAll(rows);
-            Files.write(dir.resolve(file), lines, StandardCharsets.UTF_8);
+            csvWriter(columns).writeValues(dir.resolve(file).toFile()).writeAll(rows).close();
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
     }
 
+    private static ObjectWriter csvWriter(List<String> columns) {
+        CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+        columns.forEach(schema::addColumn);
+        return CSV.writer(schema.build());
+    }
+
     @Override
     public void close() {
-        csv.close();
+        try {
+            intervals.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
         logs.values().forEach(log -> log.stream.close());
     }
 }

@@ -34,8 +34,16 @@ public final class RpcSummaryTable {
                     min, max, worstP99);
         }
         if (s.server() != null && !Double.isNaN(s.server().rpcRequests())) {
-            out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f, client received %d%n",
-                    s.server().rpcRequests(), s.received());
+            if (s.command().equals("register")) {
+                // A cycle is one request per step: the server counts each, the client counts the cycle.
+                int perCycle = s.stepsLatencyUs().size();
+                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f, client received %d cycles "
+                        + "of %d requests (%s) = %d%n", s.server().rpcRequests(), s.received(), perCycle,
+                        String.join(", ", s.stepsLatencyUs().keySet()), s.received() * perCycle);
+            } else {
+                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f, client received %d%n",
+                        s.server().rpcRequests(), s.received());
+            }
         }
         if (s.firstError() != null) {
             out.println("first error: " + s.firstError());

@@ -36,7 +36,7 @@ public final class RpcRun {
         double seconds = measured.seconds();
         List<ClientRow> clients = workload.clients(seconds);
         if (report != null && !clients.isEmpty()) {
-            report.csv("clients.csv", ClientRow.CSV_HEADER, clients.stream().map(ClientRow::csv).toList());
+            report.csv("clients.csv", ClientRow.COLUMNS, clients.stream().map(ClientRow::csv).toList());
         }
         return new RpcSummary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
                 workload.io(), workload.total(), spec.clients(), spec.inFlight(), measured.total().completed(),

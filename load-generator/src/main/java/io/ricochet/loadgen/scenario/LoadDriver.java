@@ -30,7 +30,7 @@ public final class LoadDriver {
     public LoadDriver(RunOptions options, Schedule schedule) {
         this.options = options;
         this.schedule = schedule;
-        this.server = new ServerWatch(options.scrape());
+        this.server = new ServerWatch(options.scrape(), options.progress() != null ? options.progress() : System.err);
     }
 
     /** Builds a load's summary from what was measured. */

@@ -2,23 +2,28 @@ package io.ricochet.loadgen.scrape;
 
 import io.ricochet.loadgen.report.ServerSummary;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 
 /**
  * Samples a server through a run: keeps the peaks of CPU, RSS and connections and the latest sample,
  * and turns them into a {@link ServerSummary} against a baseline. Without a URL every sample is
- * {@link ServerSample#NONE} and the summary null. A failed scrape counts as no sample, not an error:
- * the load figures stand on their own.
+ * {@link ServerSample#NONE} and the summary null. A failed scrape counts as no sample, not an error: the load
+ * figures stand on their own; the first one is reported as a warning, so a wrong URL is never silent.
  */
 public final class ServerWatch {
     private final MetricsScraper scraper;
+    private final PrintStream warnings;
+    private boolean warned;
     private double cpuMax = Double.NaN;
     private double rssMax = Double.NaN;
     private double activeMax = Double.NaN;
     private ServerSample last = ServerSample.NONE;
 
-    public ServerWatch(URI uri) {
+    /** @param warnings where the first failed scrape is reported, once */
+    public ServerWatch(URI uri, PrintStream warnings) {
         this.scraper = uri == null ? null : new MetricsScraper(uri);
+        this.warnings = warnings;
     }
 
     public ServerSample sample() {
@@ -33,6 +38,12 @@ public final class ServerWatch {
             last = s;
             return s;
         } catch (IOException e) {
+            if (!warned) {
+                warned = true;
+                warnings.println("warning: --scrape " + scraper.uri() + " failed (" + (e.getMessage() == null
+                        ? e.getClass().getSimpleName() : e.getMessage()) + "): the server's figures are missing where "
+                        + "it fails");
+            }
             return ServerSample.NONE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
