@@ -23,9 +23,18 @@ final class LoadOptions {
             description = "Measured time (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "0s", converter = Converters.DurationConverter.class,
-            description = "Load before measuring, not counted (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", converter = Converters.DurationConverter.class,
+            description = "Load before measuring, not counted (default: 2s in open loop, so the JVM's start-up is not "
+                    + "in the corrected latency; 0s in closed loop).")
     Duration warmup;
+
+    /** The warmup an open-loop run gets unless told: wrk2's calibration, for a JVM's start-up and JIT compilation. */
+    static final Duration OPEN_LOOP_WARMUP = Duration.ofSeconds(2);
+
+    /** {@code --warmup}, or when not given the default of the loop kind. */
+    Duration warmup(boolean openLoop) {
+        return warmup != null ? warmup : openLoop ? OPEN_LOOP_WARMUP : Duration.ZERO;
+    }
 
     @Option(names = "--timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
             description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")

@@ -78,7 +78,7 @@ final class RampCommand implements Callable<Integer> {
             try {
                 base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
                         .pipeline(pipeline).size(load.size.min(), load.size.max()).lengthField(load.field())
-                        .duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                        .duration(load.duration).warmup(load.warmup(false)).timeout(load.timeout)
                         .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                         .ioThreads(common.ioThreads).transport(common.io)
                         .tls(RunSupport.within(target.tls(), load.timeout))
@@ -86,6 +86,8 @@ final class RampCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
             }
+            // Its own --warmup-step warms up; its steps warm up only when told.
+            Scenarios.noteWhatRunsDifferently(base, pipeline, false, commandSpec.commandLine().getErr());
             if (!warmupStep.isZero()) {
                 System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate, warmupStep);
                 LoadSpec warm = base.toBuilder().duration(warmupStep).build();

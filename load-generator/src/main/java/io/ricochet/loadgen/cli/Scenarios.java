@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.Durations;
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunHooks;
 import io.ricochet.transport.Protocol;
@@ -31,7 +32,25 @@ final class Scenarios {
             LoadSpec spec = builder.target(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
+            noteWhatRunsDifferently(spec, pipeline, load.warmup == null, commandSpec.commandLine().getErr());
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
+        }
+    }
+
+    /**
+     * Says what the run does that was not asked in so many words: an open loop's default warmup, and over UDP one
+     * request in flight per socket.
+     */
+    static void noteWhatRunsDifferently(LoadSpec spec, int pipeline, boolean defaultWarmup, PrintWriter err) {
+        if (defaultWarmup && !spec.warmup().isZero()) {
+            err.println("note: open loop warms up for " + Durations.format(spec.warmup()) + " first, not counted, so "
+                    + "the JVM's start-up is not in the latency (--warmup 0s counts it)");
+        }
+        if (spec.effectivePipeline() != pipeline) {
+            err.println("note: --pipeline " + pipeline + " runs as " + spec.effectivePipeline() + " over UDP: one "
+                    + "datagram in flight per socket, so a lost one is told by its timeout alone; for more in flight "
+                    + "use more --connections");
+            err.flush();
         }
     }
 
@@ -43,10 +62,11 @@ final class Scenarios {
             UnaryOperator<LoadSpec.Builder> shape) {
         try {
             LoadSpec.Builder builder = shape.apply(LoadSpec.builder(null).size(load.size.min(), load.size.max())
-                    .lengthField(load.field()).duration(load.duration).warmup(load.warmup).timeout(load.timeout)
+                    .lengthField(load.field()).duration(load.duration).timeout(load.timeout)
                     .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                     .ioThreads(common.ioThreads).transport(common.io));
-            builder.target(new java.net.InetSocketAddress(0)).build();
+            boolean openLoop = builder.target(new java.net.InetSocketAddress(0)).build().openLoop();
+            builder.warmup(load.warmup(openLoop)).build();
             return builder;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());

@@ -94,7 +94,7 @@ final class UdpStreamCommand implements Callable<Integer> {
         long received = measured.total().ok();
         double seconds = measured.sendingSeconds();
         return new UdpStreamSummary("udp-stream", stream.target().getHostString() + ":" + stream.target().getPort(),
-                stream.io().kind().label(), sockets, size, round(seconds), sent, received, measured.total().bad(),
+                stream.io().kind().label(), sockets, size, round(seconds), rate, sent, received, measured.total().bad(),
                 round(sent / seconds), round(received / seconds), round(received * (double) size / seconds),
                 sent == 0 ? 0 : round(1 - (double) received / sent), measured.server());
     }
@@ -114,6 +114,10 @@ final class UdpStreamCommand implements Callable<Integer> {
         if (server != null) {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client received %d%n",
                     server.framesSent(), summary.received());
+        }
+        if (summary.sentLessThanAsked()) {
+            out.printf(Locale.ROOT, "note: sent %.0f datagrams/s of the %.0f asked (--rate): the client could not "
+                    + "send faster; try more --sockets or --io-threads%n", summary.sentPps(), summary.ratePps());
         }
         out.flush();
     }

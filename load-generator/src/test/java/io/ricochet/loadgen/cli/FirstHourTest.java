@@ -57,4 +57,40 @@ class FirstHourTest {
         assertTrue(r.err().contains("--scrape") && r.err().contains("'notaurl' (expected: an http:// or https:// URL"),
                 r.err());
     }
+
+    @Test
+    void udpSaysItsPipelineRunsAsOne() {
+        Cli.Result r = Cli.run("echo", "--transport", "udp", "--pipeline", "16", "--duration", "300ms",
+                "--connections", "2");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("note: --pipeline 16 runs as 1 over UDP"), r.err());
+        Cli.Result tcp = Cli.run("echo", "--pipeline", "16", "--duration", "300ms", "--connections", "2");
+        assertFalse(tcp.err().contains("note: --pipeline"), tcp.err());
+    }
+
+    @Test
+    void udpStreamSaysWhenItSentLessThanAsked() {
+        // One socket cannot send ten million datagrams a second here.
+        Cli.Result r = Cli.run("udp-stream", "--rate", "10000000", "--duration", "500ms");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("datagrams/s of the 10000000 asked (--rate): the client could not send faster"),
+                r.out());
+        Cli.Result json = Cli.run("udp-stream", "--rate", "10000000", "--duration", "500ms", "--json");
+        assertEquals(10_000_000, json.json().get("rate_pps").asDouble());
+        assertTrue(json.json().get("sent_pps").asDouble() < 9_500_000, json.out());
+    }
+
+    @Test
+    void openLoopWarmsUpByDefaultAndSaysSo(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("open");
+        Cli.Result open = Cli.run("echo", "--rate", "2000", "--duration", "300ms", "--report", report.toString());
+        assertEquals(0, open.exit(), open.err());
+        assertTrue(open.err().contains("note: open loop warms up for 2s first, not counted"), open.err());
+        assertEquals(2.0, Cli.JSON.readTree(report.resolve("config.json").toFile()).get("warmup_s").asDouble());
+
+        Cli.Result told = Cli.run("echo", "--rate", "2000", "--warmup", "0s", "--duration", "300ms");
+        assertFalse(told.err().contains("note: open loop warms up"), told.err());
+        Cli.Result closed = Cli.run("echo", "--duration", "300ms");
+        assertFalse(closed.err().contains("note: open loop warms up"), closed.err());
+    }
 }
