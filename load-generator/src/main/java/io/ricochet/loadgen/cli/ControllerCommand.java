@@ -1,6 +1,5 @@
 package io.ricochet.loadgen.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
@@ -227,7 +226,7 @@ final class ControllerCommand implements Callable<Integer> {
         }
         return new KubernetesExecutor(new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image,
                 workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep),
-                () -> new KubernetesClientBuilder().build());
+                KubernetesExecutor::connect);
     }
 
     private String jobName() {

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -46,15 +48,49 @@ public final class KubernetesExecutor implements WorkerExecutor {
     private String namespace;
     private SharedIndexInformer<Pod> informer;
     private long lastJobCheck;
+    /** No Job to wait for at close: the API refused it or could not be reached. */
+    private boolean launchFailed;
 
     public KubernetesExecutor(KubernetesSettings settings, Supplier<KubernetesClient> clients) {
         this.settings = settings;
         this.clients = clients;
     }
 
+    /**
+     * The client of the cluster this runs in, or of the kubeconfig. Its retries are few and its connect timeout short,
+     * so a machine with no cluster fails in seconds with the cause, rather than after the client's default retries.
+     */
+    public static KubernetesClient connect() {
+        Config config = Config.autoConfigure(null);
+        config.setRequestRetryBackoffLimit(1);
+        config.setConnectionTimeout(5_000);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
     @Override
     public void launch(InetSocketAddress controller, String runSecret) {
         client = clients.get();
+        try {
+            createWorkers(controller, runSecret);
+        } catch (KubernetesClientException e) {
+            launchFailed = true;
+            throw new IllegalStateException("cannot start the workers' Job through the Kubernetes API at "
+                    + client.getMasterUrl() + ": " + cause(e), e);
+        }
+    }
+
+    /** The innermost cause's own words: the client's outer message is often "An error has occurred.". */
+    private static String cause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
+        return root == e ? message : e.getMessage() + " (" + message + ")";
+    }
+
+    private void createWorkers(InetSocketAddress controller, String runSecret) {
         namespace = settings.namespace() != null ? settings.namespace() : client.getNamespace();
         if (namespace == null) {
             namespace = "default";
@@ -186,7 +222,7 @@ public final class KubernetesExecutor implements WorkerExecutor {
         if (informer != null) {
             informer.close();
         }
-        if (!settings.keep()) {
+        if (!settings.keep() && !launchFailed) {
             var job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName());
             job.withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
             try {
