@@ -93,4 +93,14 @@ class FirstHourTest {
         Cli.Result closed = Cli.run("echo", "--duration", "300ms");
         assertFalse(closed.err().contains("note: open loop warms up"), closed.err());
     }
+
+    @Test
+    void theEmbeddedServersLineSaysItsCpuAndRssAreTheSharedJvms() {
+        try (EmbeddedTarget server = new EmbeddedTarget(io.ricochet.config.LengthField.TWO, 4094, 1,
+                java.time.Duration.ofSeconds(30), false, null, null)) {
+            assertTrue(server.describe().endsWith(
+                    "; it shares this JVM, so srv_cpu and srv_rss are the client's and the server's together"),
+                    server.describe());
+        }
+    }
 }

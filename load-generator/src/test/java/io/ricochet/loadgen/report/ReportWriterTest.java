@@ -60,6 +60,8 @@ class ReportWriterTest {
                     new IntervalData(0, 1, 0, 1000, 10, io.ricochet.loadgen.stats.RunStats.Counts.ZERO,
                             io.ricochet.loadgen.stats.RunStats.newHistogram(), null, null, null, 0));
         }
+        assertTrue(Files.readAllLines(dir.resolve("latency.hlog")).get(0)
+                .equals("#Ricochet load generator: closed_loop, in microseconds"), "the unit is in the log's header");
         Map<String, String> row = readCsv(dir.resolve("intervals.csv")).get(0);
         assertEquals(IntervalRow.COLUMNS, List.copyOf(row.keySet()));
         assertEquals("1", row.get("time_s"));
