@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /** Builds a {@link LoadSpec} from parsed options and runs it; shared by echo, rr and massive (and the spec by crr). */
 final class Scenarios {
@@ -49,7 +48,7 @@ final class Scenarios {
             builder.target(new java.net.InetSocketAddress(0)).build();
             return builder;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+            throw FlagNames.usage(commandSpec, e);
         }
     }
 
