@@ -2,6 +2,8 @@ package io.ricochet.server;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ricochet.config.ByteSizes;
+import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.OpenFileLimit;
@@ -10,6 +12,7 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.handler.ConnectionBudget;
+import io.ricochet.internal.Checks;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import io.ricochet.noise.NoiseKeyPair;
@@ -83,16 +86,19 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--length-field", defaultValue = "2", description = "Length field width, 2 or 4 bytes (default: ${DEFAULT-VALUE}).")
     int lengthField;
 
-    @Option(names = "--max-frame", description = "Largest body; default 4094 with a 2-byte field, 16777216 with 4.")
+    @Option(names = "--max-frame", converter = ByteSizeConverter.class,
+            description = "Largest body in bytes, e.g. 4094, 64k, 16MB (k, M, G count 1024s); default 4094 with a "
+                    + "2-byte field, 16777216 (16 MiB) with 4.")
     Integer maxFrame;
 
-    @Option(names = "--max-connections",
-            description = "TCP connections served at once on the echo port, and on the RPC port (default: the "
-                    + "open-file limit less a reserve; both ports together stay within it).")
+    @Option(names = "--max-connections", converter = CountConverter.class,
+            description = "TCP connections served at once on the echo port, and on the RPC port, e.g. 100k (default: "
+                    + "the open-file limit less a reserve; both ports together stay within it).")
     Integer maxConnections;
 
     @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
-            description = "UDP peers tracked at once (default: ${DEFAULT-VALUE}).")
+            converter = CountConverter.class,
+            description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
     int maxUdpSessions;
 
     @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 = one per core (default: ${DEFAULT-VALUE}).")
@@ -274,6 +280,10 @@ final class EchoServerCommand implements Callable<Integer> {
     }
 
     private ServerConfig config() {
+        if (tcpPort == ServerConfig.DISABLED && udpPort == ServerConfig.DISABLED) {
+            throw new ParameterException(spec.commandLine(),
+                    "invalid option value: --tcp-port and --udp-port both -1 (expected: at least one echo listener)");
+        }
         try {
             ServerConfig.Builder builder = ServerConfig.builder()
                     .host(host)
@@ -292,12 +302,10 @@ final class EchoServerCommand implements Callable<Integer> {
             if (maxConnections != null) {
                 builder.maxConnections(maxConnections);
             }
-            if (metricsPort < ServerConfig.DISABLED || metricsPort > 65_535) {
-                throw new IllegalArgumentException("metricsPort: " + metricsPort + " (expected: -1..65535)");
-            }
+            Checks.inRange("metricsPort", metricsPort, ServerConfig.DISABLED, 65_535);
             return builder.build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.ECHO);
         }
     }
 
@@ -310,7 +318,7 @@ final class EchoServerCommand implements Callable<Integer> {
             return echo.toBuilder().tcpPort(rpcPort).udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
                     .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage().replace("tcpPort", "rpcPort"));
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
         }
     }
 
@@ -348,9 +356,10 @@ final class EchoServerCommand implements Callable<Integer> {
             }
             return null;
         }
-        if (noisePort < ServerConfig.DISABLED || noisePort > 65_535) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: noisePort: " + noisePort
-                    + " (expected: -1..65535)");
+        try {
+            Checks.inRange("noisePort", noisePort, ServerConfig.DISABLED, 65_535);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.ECHO);
         }
         if (noiseKey == null) {
             if (noiseGenerateKey) {
@@ -382,8 +391,10 @@ final class EchoServerCommand implements Callable<Integer> {
             }
             return null;
         }
-        if (tlsPort < ServerConfig.DISABLED || tlsPort > 65_535) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: tlsPort: " + tlsPort + " (expected: -1..65535)");
+        try {
+            Checks.inRange("tlsPort", tlsPort, ServerConfig.DISABLED, 65_535);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.ECHO);
         }
         if (tlsCert == null || tlsKey == null) {
             throw new ParameterException(spec.commandLine(), (rpcTls ? "--rpc-tls" : "--tls-port")
@@ -410,6 +421,30 @@ final class EchoServerCommand implements Callable<Integer> {
         public Duration convert(String value) {
             try {
                 return Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Bytes as {@link ByteSizes} reads them: {@code 4094}, {@code 64k}, {@code 16MB}. */
+    static final class ByteSizeConverter implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return ByteSizes.parseInt(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** A count as {@link Counts} reads it: {@code 100000}, {@code 100k}. */
+    static final class CountConverter implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return Counts.parseInt(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

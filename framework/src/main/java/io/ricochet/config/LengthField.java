@@ -39,7 +39,7 @@ public enum LengthField {
         return switch (width) {
             case 2 -> TWO;
             case 4 -> FOUR;
-            default -> throw new IllegalArgumentException("lengthField: " + width + " (expected: 2 or 4)");
+            default -> throw new InvalidValueException("lengthField", Integer.toString(width), "2 or 4");
         };
     }
 }

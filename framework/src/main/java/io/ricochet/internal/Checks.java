@@ -1,29 +1,55 @@
 package io.ricochet.internal;
 
+import io.ricochet.config.Durations;
+import io.ricochet.config.InvalidValueException;
 import java.time.Duration;
 
-/** Argument checks whose messages name the field, the value and the expectation, like {@code maxFrame: 0 (expected: 1..4094)}. */
+/**
+ * Argument checks whose messages name the field, the value and the expectation, like {@code maxFrame: 0 (expected:
+ * 1..4094)}; durations read as they are written on a command line ({@code 0s}, not {@code PT0S}).
+ */
 public final class Checks {
     private Checks() {
     }
 
     public static int inRange(String field, int value, int min, int max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: " + min + ".." + max + ")");
+            throw new InvalidValueException(field, Integer.toString(value), min + ".." + max);
         }
         return value;
     }
 
     public static long inRange(String field, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: " + min + ".." + max + ")");
+            throw new InvalidValueException(field, Long.toString(value), min + ".." + max);
         }
         return value;
     }
 
     public static int positive(String field, int value) {
         if (value <= 0) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: > 0)");
+            throw new InvalidValueException(field, Integer.toString(value), "> 0");
+        }
+        return value;
+    }
+
+    public static long positive(String field, long value) {
+        if (value <= 0) {
+            throw new InvalidValueException(field, Long.toString(value), "> 0");
+        }
+        return value;
+    }
+
+    public static long notNegative(String field, long value) {
+        if (value < 0) {
+            throw new InvalidValueException(field, Long.toString(value), ">= 0");
+        }
+        return value;
+    }
+
+    public static double notNegative(String field, double value) {
+        if (!(value >= 0)) {
+            throw new InvalidValueException(field, Double.toString(value), ">= 0");
         }
         return value;
     }
@@ -31,14 +57,14 @@ public final class Checks {
     public static Duration positive(String field, Duration value) {
         notNull(field, value);
         if (value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: > 0)");
+            throw new InvalidValueException(field, Durations.format(value), "> 0");
         }
         return value;
     }
 
     public static <T> T notNull(String field, T value) {
         if (value == null) {
-            throw new IllegalArgumentException(field + ": null (expected: a value)");
+            throw new InvalidValueException(field, "null", "a value");
         }
         return value;
     }

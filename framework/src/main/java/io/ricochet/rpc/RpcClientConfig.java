@@ -5,6 +5,8 @@ import static io.ricochet.internal.Checks.notNull;
 import static io.ricochet.internal.Checks.positive;
 
 import com.google.protobuf.ByteString;
+import io.ricochet.config.Durations;
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.TransportKind;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
@@ -42,15 +44,15 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
         positive("reconnectMaxDelay", reconnectMaxDelay);
         notNull("keepalive", keepalive);
         if (keepalive.isNegative()) {
-            throw new IllegalArgumentException("keepalive: " + keepalive + " (expected: >= 0)");
+            throw new InvalidValueException("keepalive", Durations.format(keepalive), ">= 0");
         }
         notNull("name", name);
         if (tls != null && noise != null) {
             throw new IllegalArgumentException("tls and noise (expected: one or the other)");
         }
         if (reconnectMaxDelay.compareTo(reconnectInitialDelay) < 0) {
-            throw new IllegalArgumentException("reconnectMaxDelay: " + reconnectMaxDelay
-                    + " (expected: >= reconnectInitialDelay " + reconnectInitialDelay + ")");
+            throw new InvalidValueException("reconnectMaxDelay", Durations.format(reconnectMaxDelay),
+                    ">= reconnectInitialDelay " + Durations.format(reconnectInitialDelay));
         }
     }
 

@@ -3,6 +3,8 @@ package io.ricochet.rpc;
 import static io.ricochet.internal.Checks.inRange;
 import static io.ricochet.internal.Checks.positive;
 
+import io.ricochet.config.Durations;
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import java.time.Duration;
 
@@ -45,7 +47,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         positive("maxMethodTags", maxMethodTags);
         positive("defaultTimeout", defaultTimeout);
         if (defaultTimeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("defaultTimeout: " + defaultTimeout + " (expected: <= " + MAX_TIMEOUT + ")");
+            throw new InvalidValueException("defaultTimeout", Durations.format(defaultTimeout),
+                    "<= " + Durations.format(MAX_TIMEOUT));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ricochet.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,7 +59,8 @@ class ServerConfigTest {
         "tcpPort|70000|tcpPort: 70000 (expected: -1..65535)",
         "maxConnections|0|maxConnections: 0 (expected: > 0)",
         "ioThreads|-1|ioThreads: -1 (expected: 0..1024)",
-        "idleTimeout|0|idleTimeout: PT0S (expected: > 0)",
+        "idleTimeout|0|idleTimeout: 0s (expected: > 0)",
+        "idleTimeout2|90|idleTimeout: -1m30s (expected: > 0)",
         "watermarks|10|writeBufferHighWatermark: 5 (expected: 10..2147483647)",
     })
     void validationNamesTheFieldAndTheValue(String field, int value, String message) {
@@ -69,11 +71,15 @@ class ServerConfigTest {
             case "maxConnections" -> b.maxConnections(value);
             case "ioThreads" -> b.ioThreads(value);
             case "idleTimeout" -> b.idleTimeout(Duration.ofSeconds(value));
+            case "idleTimeout2" -> b.idleTimeout(Duration.ofSeconds(-value));
             case "watermarks" -> b.writeBufferWatermarks(value, 5);
             default -> throw new AssertionError(field);
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
         assertEquals(message, e.getMessage());
+        // The field apart, for a command line to name its flag instead.
+        assertEquals(message.substring(0, message.indexOf(':')),
+                assertInstanceOf(InvalidValueException.class, e).field());
     }
 
     @Test

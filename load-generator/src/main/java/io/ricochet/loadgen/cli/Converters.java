@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.ByteSizes;
+import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
 import io.ricochet.config.TransportKind;
 import io.ricochet.transport.Protocol;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToIntFunction;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -91,47 +94,54 @@ final class Converters {
     record SourceAddresses(List<InetAddress> addresses) {
     }
 
-    /** {@code N} or {@code MIN..MAX}. */
+    /** Body bytes, {@code N} or {@code MIN..MAX}, in {@link ByteSizes}' units: {@code 64}, {@code 4k}, {@code 1k..4k}. */
     static final class SizeConverter implements ITypeConverter<SizeRange> {
         @Override
         public SizeRange convert(String value) {
-            try {
-                int dots = value.indexOf("..");
-                int[] range = dots < 0
-                        ? new int[] {Integer.parseInt(value.trim()), Integer.parseInt(value.trim())}
-                        : new int[] {Integer.parseInt(value.substring(0, dots).trim()),
-                            Integer.parseInt(value.substring(dots + 2).trim())};
-                if (range[0] < 1 || range[1] < range[0]) {
-                    throw new NumberFormatException();
-                }
-                return new SizeRange(range[0], range[1]);
-            } catch (NumberFormatException e) {
-                throw new TypeConversionException("size: " + value + " (expected: N or MIN..MAX with 1 <= MIN <= MAX)");
-            }
+            return range(value, ByteSizes::parseInt, "size",
+                    "bytes N or MIN..MAX, 1 <= MIN <= MAX, e.g. 64, 4k, 1MB, 1k..4k");
         }
     }
 
-    /** A rate such as {@code 5000}, {@code 0.04}, {@code 0.04/s} or {@code 10/m}. */
+    /** A count, {@code N} or {@code MIN..MAX}, in {@link Counts}' units: {@code 100}, {@code 10k}, {@code 1k..10k}. */
+    static final class CountRangeConverter implements ITypeConverter<SizeRange> {
+        @Override
+        public SizeRange convert(String value) {
+            return range(value, Counts::parseInt, "counts", "N or MIN..MAX, 1 <= MIN <= MAX, e.g. 100, 10k, 1k..10k");
+        }
+    }
+
+    private static SizeRange range(String value, ToIntFunction<String> parse, String name, String expected) {
+        try {
+            int dots = value.indexOf("..");
+            int min = parse.applyAsInt(dots < 0 ? value : value.substring(0, dots));
+            int max = dots < 0 ? min : parse.applyAsInt(value.substring(dots + 2));
+            if (min >= 1 && max >= min) {
+                return new SizeRange(min, max);
+            }
+        } catch (IllegalArgumentException e) {
+            // The message below names the whole value and every form.
+        }
+        throw new TypeConversionException(name + ": " + value + " (expected: " + expected + ")");
+    }
+
+    /** A rate such as {@code 5000}, {@code 10k}, {@code 0.04}, {@code 1.5k/s} or {@code 10/m}: {@link Counts}, per s or m. */
     static final class RateConverter implements ITypeConverter<Double> {
         @Override
         public Double convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            double per = 1;
-            if (v.endsWith("/s")) {
-                v = v.substring(0, v.length() - 2);
-            } else if (v.endsWith("/m")) {
-                v = v.substring(0, v.length() - 2);
-                per = 60;
-            }
+            String v = value.strip();
+            String per = v.length() > 2 ? v.substring(v.length() - 2).toLowerCase(Locale.ROOT) : "";
+            boolean perUnit = per.equals("/s") || per.equals("/m");
             try {
-                double rate = Double.parseDouble(v) / per;
-                if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
-                    throw new NumberFormatException();
+                double rate = Counts.parseDecimal(perUnit ? v.substring(0, v.length() - 2) : v)
+                        / (per.equals("/m") ? 60 : 1);
+                if (rate >= 0 && Double.isFinite(rate)) {
+                    return rate;
                 }
-                return rate;
-            } catch (NumberFormatException e) {
-                throw new TypeConversionException("rate: " + value + " (expected: e.g. 5000, 0.04/s, 10/m)");
+            } catch (IllegalArgumentException e) {
+                // The message below names the value and every form.
             }
+            throw new TypeConversionException("rate: " + value + " (expected: e.g. 5000, 10k, 1.5k/s, 0.04/s, 10/m)");
         }
     }
 

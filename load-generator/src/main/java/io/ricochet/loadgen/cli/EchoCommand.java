@@ -20,7 +20,7 @@ final class EchoCommand extends ScenarioCommand {
 
     @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
-            description = "Total requests/s, open loop, latency corrected for coordinated omission; 0 = closed loop.")
+            description = "Total requests/s, e.g. 50k, open loop, latency corrected for coordinated omission; 0 = closed loop.")
     double rate;
 
     @Override

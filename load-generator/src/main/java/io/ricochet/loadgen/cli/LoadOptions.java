@@ -13,14 +13,14 @@ final class LoadOptions {
     Protocol protocol;
 
     @Option(names = "--size", defaultValue = "64", converter = Converters.SizeConverter.class,
-            description = "Body bytes, N or MIN..MAX (default: ${DEFAULT-VALUE}).")
+            description = "Body bytes, N or MIN..MAX; k and M count 1024s: 4k, 1MB, 1k..4k (default: ${DEFAULT-VALUE}).")
     Converters.SizeRange size;
 
     @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
     int lengthField;
 
     @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
-            description = "Measured time (default: ${DEFAULT-VALUE}).")
+            description = "Measured time, e.g. 30s, 1m30s (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
     @Option(names = "--warmup", converter = Converters.DurationConverter.class,

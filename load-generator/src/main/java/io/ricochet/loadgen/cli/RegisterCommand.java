@@ -16,7 +16,7 @@ final class RegisterCommand extends ScenarioCommand {
     int pairs;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--cycles", defaultValue = "10000", description = "Cycles in all, split evenly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--cycles", defaultValue = "10000", description = "Cycles in all, e.g. 10k, split evenly (default: ${DEFAULT-VALUE}).")
     long cycles;
 
     @Mixin

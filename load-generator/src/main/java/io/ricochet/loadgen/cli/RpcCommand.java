@@ -15,7 +15,7 @@ final class RpcCommand extends ScenarioCommand {
     int clients;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--requests", defaultValue = "200000", description = "Calls in all, split evenly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--requests", defaultValue = "200000", description = "Calls in all, e.g. 200k, split evenly (default: ${DEFAULT-VALUE}).")
     long requests;
 
     @Option(names = "--in-flight", defaultValue = "1",

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
+import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
 import io.ricochet.loadgen.rpc.RpcBenchSpec;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /** Runs the RPC commands: the target (the embedded server's RPC port by default), the run, the output, the exit status. */
 final class RpcScenarios {
@@ -29,12 +29,16 @@ final class RpcScenarios {
         int size = rpc.size;
         Duration timeout = rpc.timeout;
         long warmup = rpc.warmup;
-        check(commandSpec, warmup >= 0, "warmup: " + warmup + " (expected: >= 0)");
-        check(commandSpec, clients >= 1, "clients: " + clients + " (expected: >= 1)");
-        check(commandSpec, total >= 1, "requests: " + total + " (expected: >= 1)");
-        check(commandSpec, inFlight >= 1, "in-flight: " + inFlight + " (expected: >= 1)");
-        check(commandSpec, size >= 0 && size <= 1 << 20, "size: " + size + " (expected: 0..1048576)");
-        check(commandSpec, !timeout.isZero() && !timeout.isNegative(), "timeout: " + timeout + " (expected: > 0)");
+        try {
+            Checks.notNegative("warmup", warmup);
+            Checks.positive("clients", clients);
+            Checks.positive("requests", total);
+            Checks.positive("inFlight", inFlight);
+            Checks.inRange("size", size, 0, 1 << 20);
+            Checks.positive("timeout", timeout);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(commandSpec, e);
+        }
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
         try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,
@@ -56,12 +60,6 @@ final class RpcScenarios {
             RpcSummary finished = summary;
             return RunSupport.conclude(common, summary, exitStatus(summary, common.maxErrorRate),
                     () -> RpcSummaryTable.print(finished, out), out);
-        }
-    }
-
-    private static void check(CommandSpec spec, boolean ok, String message) {
-        if (!ok) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + message);
         }
     }
 

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /** Builds a {@link LoadSpec} from parsed options and runs it; shared by echo, rr and massive (and the spec by crr). */
 final class Scenarios {
@@ -69,7 +68,7 @@ final class Scenarios {
             builder.warmup(load.warmup(openLoop)).build();
             return builder;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+            throw FlagNames.usage(commandSpec, e);
         }
     }
 

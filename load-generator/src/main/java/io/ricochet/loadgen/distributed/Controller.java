@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Empty;
 import com.google.protobuf.MessageLite;
+import io.ricochet.config.Durations;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.loadgen.distributed.proto.Assignment;
@@ -353,8 +354,8 @@ public final class Controller implements AutoCloseable {
                     late.add(w.index + " (" + (w.state == WorkerState.PENDING ? "never connected" : w.state.name().toLowerCase(Locale.ROOT)) + ")");
                 }
             }
-            String message = "start barrier timed out after " + settings.startTimeout() + ": worker" + (late.size() > 1 ? "s " : " ")
-                    + String.join(", ", late) + " not ready";
+            String message = "start barrier timed out after " + Durations.format(settings.startTimeout()) + ": worker"
+                    + (late.size() > 1 ? "s " : " ") + String.join(", ", late) + " not ready";
             problems.add(message);
             settings.progress().println("controller: " + message);
             for (WorkerStatus w : workers) {

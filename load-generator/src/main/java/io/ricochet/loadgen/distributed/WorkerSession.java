@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import com.google.protobuf.ByteString;
+import io.ricochet.config.Durations;
 import io.ricochet.loadgen.distributed.proto.Assignment;
 import io.ricochet.loadgen.distributed.proto.Done;
 import io.ricochet.loadgen.distributed.proto.Hello;
@@ -69,7 +70,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
         }
         if (client == null) {
             throw new IllegalStateException("worker " + index + ": cannot reach the controller at " + controller
-                    + " within " + timeout + (last == null ? "" : ": " + last.detail()));
+                    + " within " + Durations.format(timeout) + (last == null ? "" : ": " + last.detail()));
         }
         client.handle(Coordination.START, RpcHandler.sync(payload -> {
             started.countDown();

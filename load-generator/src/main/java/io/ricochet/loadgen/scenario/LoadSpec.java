@@ -1,9 +1,11 @@
 package io.ricochet.loadgen.scenario;
 
 import static io.ricochet.internal.Checks.inRange;
+import static io.ricochet.internal.Checks.notNegative;
 import static io.ricochet.internal.Checks.notNull;
 import static io.ricochet.internal.Checks.positive;
 
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
 import io.ricochet.noise.ClientNoiseConfig;
@@ -52,12 +54,12 @@ public record LoadSpec(
         notNull("protocol", protocol);
         positive("connections", connections);
         inRange("pipeline", pipeline, 1, 1 << 16);
-        if (connectRate < 0 || rate < 0 || perConnectionRate < 0) {
-            throw new IllegalArgumentException("rate: negative (expected: >= 0)");
-        }
+        notNegative("connectRate", connectRate);
+        notNegative("rate", rate);
+        notNegative("perConnectionRate", perConnectionRate);
         if (rate > 0 && perConnectionRate > 0) {
-            throw new IllegalArgumentException("rate: " + rate + " and perConnectionRate: " + perConnectionRate
-                    + " (expected: one of them)");
+            throw new InvalidValueException("perConnectionRate", Double.toString(perConnectionRate),
+                    "0 with a total rate");
         }
         inRange("minSize", minSize, 1, lengthField.largestMaxFrame());
         inRange("maxSize", maxSize, minSize, lengthField.largestMaxFrame());

@@ -51,7 +51,7 @@ class KubernetesControllerTest {
         }
         assertEquals(1, r.exit(), r.err());
         String output = live.toString(StandardCharsets.UTF_8);
-        assertTrue(output.contains("start barrier timed out after PT2S: workers 0 (never connected), 1 (never connected) not ready"),
+        assertTrue(output.contains("start barrier timed out after 2s: workers 0 (never connected), 1 (never connected) not ready"),
                 output);
         JsonNode s = r.json();
         assertEquals(0, s.get("merged").get("requests").asLong());

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.report.threshold;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.config.Counts;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -9,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * A pass/fail condition on a run's summary, as k6 has them: {@code p99<2ms}, {@code errors==0}, {@code qps>100k}. The
  * metric is one of the summary's figures; a latency takes {@code us}, {@code ms} or {@code s} (microseconds without a
- * unit), a count or rate {@code k} or {@code M}, a fraction ({@code loss}, {@code error_rate}) a {@code %}.
+ * unit), a count or rate {@code k}, {@code M} or {@code G} (as {@link Counts}), a fraction ({@code loss},
+ * {@code error_rate}) a {@code %}.
  */
 public record Threshold(String expression, String metric, Op op, double value) {
     private static final Pattern FORM = Pattern.compile("\\s*([a-z_0-9]+)\\s*(<=|>=|==|!=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Zµ%]*)(?:/s)?\\s*");
@@ -76,12 +78,7 @@ public record Threshold(String expression, String metric, Op op, double value) {
                 case "s" -> 1_000_000;
                 default -> throw badUnit(expression, unit, "us, ms or s");
             };
-            case COUNT -> number * switch (unit) {
-                case "" -> 1;
-                case "k" -> 1_000;
-                case "M" -> 1_000_000;
-                default -> throw badUnit(expression, unit, "k or M");
-            };
+            case COUNT -> count(expression, m.group(3), unit);
             case FRACTION -> switch (unit) {
                 case "" -> number;
                 case "%" -> number / 100;
@@ -89,6 +86,15 @@ public record Threshold(String expression, String metric, Op op, double value) {
             };
         };
         return new Threshold(expression.strip(), m.group(1), Op.of(m.group(2)), value);
+    }
+
+    /** {@code 100k} in the units of every count on the command line. */
+    private static double count(String expression, String number, String unit) {
+        try {
+            return Counts.parseDecimal(number + unit);
+        } catch (IllegalArgumentException e) {
+            throw badUnit(expression, unit, "k, M or G");
+        }
     }
 
     private static IllegalArgumentException badUnit(String expression, String unit, String expected) {

@@ -29,7 +29,7 @@ class ThresholdTest {
     @CsvSource({
         "p99<2ms, true", "p99<1.8ms, false", "p99<=1.8ms, true", "p99>1800, false", "p99>=1800us, true",
         "errors==10, true", "errors==0, false", "bad!=0, false", "bad!=1, true", "qps>100k, true", "qps>0.2M, false",
-        "qps>100000/s, true", "error_rate<=1%, true", "error_rate<0.01, false", "max<9s, true", "ok>=990, true"})
+        "qps>100000/s, true", "qps>1.5K, true", "qps<0.001G, true", "errors<1.5k, true", "error_rate<=1%, true", "error_rate<0.01, false", "max<9s, true", "ok>=990, true"})
     void eachOperatorAndUnit(String expression, boolean passes) {
         assertEquals(passes, Threshold.parse(expression).check(RUN).passed(), expression);
     }

@@ -1,0 +1,45 @@
+package io.ricochet.server;
+
+import static java.util.Map.entry;
+
+import io.ricochet.config.InvalidValueException;
+import java.util.HashMap;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The flag each validated field comes from, so that a usage error names what the user typed ({@code --max-frame 0})
+ * rather than the field of {@code ServerConfig} that checked it ({@code maxFrame: 0}).
+ */
+final class FlagNames {
+    /** The echo listeners' config, and the ports this command checks itself. */
+    static final Map<String, String> ECHO = Map.ofEntries(
+            entry("host", "--host"), entry("tcpPort", "--tcp-port"), entry("udpPort", "--udp-port"),
+            entry("lengthField", "--length-field"), entry("maxFrame", "--max-frame"),
+            entry("idleTimeout", "--idle-timeout"), entry("maxConnections", "--max-connections"),
+            entry("maxUdpSessions", "--max-udp-sessions"), entry("ioThreads", "--io-threads"),
+            entry("transport", "--transport"), entry("shutdownTimeout", "--shutdown-timeout"),
+            entry("lingerTimeout", "--linger-timeout"), entry("metricsPort", "--metrics-port"),
+            entry("tlsPort", "--tls-port"), entry("noisePort", "--noise-port"));
+
+    /** The RPC listener's config: the echo one's, on its own port with its own idle timeout. */
+    static final Map<String, String> RPC = overriding(ECHO, Map.of("tcpPort", "--rpc-port", "idleTimeout",
+            "--rpc-idle-timeout"));
+
+    private FlagNames() {
+    }
+
+    /** {@code invalid option value: --max-frame 0 (expected: 1..65535)}; a message about no one flag as it is. */
+    static ParameterException usage(CommandLine cli, IllegalArgumentException e, Map<String, String> flags) {
+        String flag = e instanceof InvalidValueException invalid ? flags.get(invalid.field()) : null;
+        return new ParameterException(cli, "invalid option value: "
+                + (flag != null ? ((InvalidValueException) e).describe(flag) : e.getMessage()));
+    }
+
+    private static Map<String, String> overriding(Map<String, String> base, Map<String, String> overrides) {
+        Map<String, String> flags = new HashMap<>(base);
+        flags.putAll(overrides);
+        return Map.copyOf(flags);
+    }
+}

@@ -1,0 +1,88 @@
+package io.ricochet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** The flags' values as the command reads them, and a bad one named by its flag: in process, before anything binds. */
+@Timeout(60)
+class EchoServerFlagsTest {
+    private static final List<String> PORTS = List.of("--tcp-port", "--udp-port", "--rpc-port", "--metrics-port");
+
+    /** {@code flags}, with every port it does not set ephemeral, should a case ever start the server. */
+    private static String[] args(String flags) {
+        List<String> args = new ArrayList<>(Arrays.asList(flags.split(" ")));
+        PORTS.stream().filter(port -> !args.contains(port)).forEach(port -> args.addAll(List.of(port, "0")));
+        return args.toArray(String[]::new);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--idle-timeout 0|--idle-timeout 0s (expected: > 0)",
+        "--rpc-idle-timeout 0s|--rpc-idle-timeout 0s (expected: > 0)",
+        "--linger-timeout 0s|--linger-timeout 0s (expected: > 0)",
+        "--shutdown-timeout 0ms|--shutdown-timeout 0s (expected: > 0)",
+        "--max-frame 0|--max-frame 0 (expected: 1..65535)",
+        "--max-frame 64k|--max-frame 65536 (expected: 1..65535)",
+        "--io-threads -1|--io-threads -1 (expected: 0..1024)",
+        "--max-connections 0|--max-connections 0 (expected: > 0)",
+        "--max-udp-sessions 0|--max-udp-sessions 0 (expected: > 0)",
+        "--length-field 3|--length-field 3 (expected: 2 or 4)",
+        "--tcp-port 70000|--tcp-port 70000 (expected: -1..65535)",
+        "--udp-port 70000|--udp-port 70000 (expected: -1..65535)",
+        "--rpc-port 70000|--rpc-port 70000 (expected: -1..65535)",
+        "--metrics-port -7|--metrics-port -7 (expected: -1..65535)",
+        "--tls-port 70000|--tls-port 70000 (expected: -1..65535)",
+        "--noise-port 70000|--noise-port 70000 (expected: -1..65535)",
+        "--tcp-port -1 --udp-port -1|--tcp-port and --udp-port both -1 (expected: at least one echo listener)",
+    })
+    void aValueOutOfRangeIsNamedByItsFlag(String flags, String message) {
+        StringWriter err = new StringWriter();
+        CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setErr(new PrintWriter(err));
+        assertEquals(ExitCodes.USAGE, cli.execute(args(flags)), err.toString());
+        assertEquals("echo-server: invalid option value: " + message + " (see --help)", err.toString().strip());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--max-frame 64x|'--max-frame': size: 64x (expected: bytes, e.g. 64, 64B, 4k, 4KiB, 1MB, 1.5M)",
+        "--max-connections 1.5x|'--max-connections': count: 1.5x (expected: a number with an optional k, M or G",
+        "--max-udp-sessions 3G|'--max-udp-sessions': count: 3G (expected: at most 2147483647)",
+        "--idle-timeout 1s1m|'--idle-timeout': duration: 1s1m (expected: e.g. 500ms, 2s, 1m30s, 1h or PT2S)",
+    })
+    void aMalformedValueNamesTheFlagAndTheForms(String flags, String part) {
+        StringWriter err = new StringWriter();
+        CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setErr(new PrintWriter(err));
+        assertEquals(ExitCodes.USAGE, cli.execute(args(flags)), err.toString());
+        String[] lines = err.toString().strip().split("\n");
+        assertEquals(1, lines.length, err.toString());
+        assertTrue(lines[0].startsWith("echo-server: Invalid value for option " + part), lines[0]);
+    }
+
+    @Test
+    void sizesCountsAndDurationsTakeTheirUnits() {
+        EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
+        EchoServerMain.newCommandLine(command).parseArgs("--max-frame", "64KiB", "--max-connections", "100k",
+                "--max-udp-sessions", "1.5k", "--idle-timeout", "1m30s", "--linger-timeout", "1s500ms");
+        assertEquals(65_536, command.maxFrame);
+        assertEquals(100_000, command.maxConnections);
+        assertEquals(1_500, command.maxUdpSessions);
+        assertEquals(Duration.ofSeconds(90), command.idleTimeout);
+        assertEquals(Duration.ofMillis(1500), command.lingerTimeout);
+        EchoServerMain.newCommandLine(command).parseArgs("--max-frame", "16MB", "--length-field", "4");
+        assertEquals(16 * 1024 * 1024, command.maxFrame);
+    }
+}

@@ -1,0 +1,63 @@
+package io.ricochet.loadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A bad value is one line naming the flag as typed, with durations as they are written; nothing runs. */
+@Timeout(60)
+class UsageMessagesTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "echo --size 70000|--size 70000 (expected: 1..65535)",
+        "echo --size 5..70000|--size 70000 (expected: 5..65535)",
+        "echo --size 64k|--size 65536 (expected: 1..65535)",
+        "echo --length-field 3|--length-field 3 (expected: 2 or 4)",
+        "echo --duration 0s|--duration 0s (expected: > 0)",
+        "echo --timeout 0s|--timeout 0s (expected: > 0)",
+        "echo --interval 0ms|--interval 0s (expected: > 0)",
+        "echo --connections 0|--connections 0 (expected: > 0)",
+        "echo --pipeline 0|--pipeline 0 (expected: 1..65536)",
+        "echo --io-threads -1|--io-threads -1 (expected: 0..1024)",
+        "echo --rate 5 --per-connection-rate 1|--per-connection-rate 1.0 (expected: 0 with a total rate)",
+        "crr --concurrency 0|--concurrency 0 (expected: > 0)",
+        "massive --timeout 0s|--timeout 0s (expected: > 0)",
+        "register --pairs 0|--pairs 0 (expected: > 0)",
+        "register --cycles 0|--cycles 0 (expected: > 0)",
+        "register --timeout 0s|--timeout 0s (expected: > 0)",
+        "rpc --clients 0|--clients 0 (expected: > 0)",
+        "rpc --requests 0|--requests 0 (expected: > 0)",
+        "rpc --in-flight 0|--in-flight 0 (expected: > 0)",
+        "rpc --size 2MB|--size 2097152 (expected: 0..1048576)",
+        "rpc --warmup -1|--warmup -1 (expected: >= 0)",
+        "rpc --timeout 0s|--timeout 0s (expected: > 0)",
+    })
+    void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
+        Cli.Result r = Cli.run(args.split(" "));
+        assertEquals(ExitCodes.USAGE, r.exit(), r.err());
+        assertEquals("load-generator: invalid option value: " + message + " (see --help)", r.err().strip());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "echo --connections 1.2345k|'--connections': count: 1.2345k (expected: a whole number",
+        "echo --connections 3G|'--connections': count: 3G (expected: at most 2147483647)",
+        "echo --rate 10m|'--rate': rate: 10m (expected: e.g. 5000, 10k, 1.5k/s, 0.04/s, 10/m)",
+        "echo --size 1.3k|'--size': size: 1.3k (expected: bytes N or MIN..MAX",
+        "echo --duration 1s1m|'--duration': duration: 1s1m (expected: e.g. 500ms, 2s, 1m30s, 1h or PT2S)",
+        "sweep --max-size 1x|'--max-size': size: 1x (expected: bytes, e.g. 64, 64B, 4k, 4KiB, 1MB, 1.5M)",
+        "sweep --counts 0..1k|'--counts': counts: 0..1k (expected: N or MIN..MAX",
+        "rpc --requests 10x|'--requests': count: 10x (expected: a number with an optional k, M or G",
+    })
+    void aMalformedValueNamesTheFlagAndTheForms(String args, String part) {
+        Cli.Result r = Cli.run(args.split(" "));
+        assertEquals(ExitCodes.USAGE, r.exit(), r.err());
+        String[] lines = r.err().strip().split("\n");
+        assertEquals(1, lines.length, r.err());
+        assertTrue(lines[0].startsWith("load-generator: Invalid value for option " + part), lines[0]);
+    }
+}
