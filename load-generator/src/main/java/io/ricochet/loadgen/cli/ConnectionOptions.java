@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
  */
 final class ConnectionOptions {
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", description = "Connections, e.g. 500 or 10k (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = Converters.CountConverter.class, description = "Connections, e.g. 500 or 10k (default: ${DEFAULT-VALUE}).")
     int connections;
 
     @Shard(Shard.Rule.SPLIT_RATE)

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
@@ -260,8 +261,14 @@ final class ControllerCommand implements Callable<Integer> {
         int maxFrame = Math.max(field.defaultMaxFrame(), size instanceof Converters.SizeRange range ? range.max() : 0);
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
-        return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
-                sub.matchedOptionValue("--transport", io.ricochet.transport.Protocol.TCP) == io.ricochet.transport.Protocol.UDP, err);
+        try {
+            return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
+                    sub.matchedOptionValue("--transport", io.ricochet.transport.Protocol.TCP)
+                            == io.ricochet.transport.Protocol.UDP, err);
+        } catch (InvalidValueException e) {
+            // The scenario's own checks run in the workers; what sizes the embedded server is checked here.
+            throw new ParameterException(cli, FlagNames.usage(sub.commandSpec(), e).getMessage());
+        }
     }
 
     private static String podIp() {

@@ -103,6 +103,38 @@ final class Converters {
         }
     }
 
+    /** A count such as {@code 500}, {@code 10k} or {@code 1.5k}, in {@link Counts}' units. */
+    static final class CountConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return parsed(value, Counts::parseInt);
+        }
+    }
+
+    /** As {@link CountConverter}, for counts that may pass 2^31: requests, cycles. */
+    static final class LongCountConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parsed(value, Counts::parseLong);
+        }
+    }
+
+    /** A number of bytes such as {@code 1400}, {@code 4k} or {@code 1MB}, in {@link ByteSizes}' units. */
+    static final class ByteSizeConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return parsed(value, ByteSizes::parseInt);
+        }
+    }
+
+    private static <T> T parsed(String value, java.util.function.Function<String, T> parse) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
     /** A count, {@code N} or {@code MIN..MAX}, in {@link Counts}' units: {@code 100}, {@code 10k}, {@code 1k..10k}. */
     static final class CountRangeConverter implements ITypeConverter<SizeRange> {
         @Override

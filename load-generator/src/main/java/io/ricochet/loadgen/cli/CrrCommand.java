@@ -21,7 +21,7 @@ final class CrrCommand extends ScenarioCommand {
     LoadOptions load;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--concurrency", defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", converter = Converters.CountConverter.class, defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--tls-resume", description = "Over TLS, resume the session of an earlier transaction where the "

@@ -14,7 +14,7 @@ final class EchoCommand extends ScenarioCommand {
     @Mixin
     ConnectionOptions connections = new ConnectionOptions(10, 0, 0);
 
-    @Option(names = "--pipeline", defaultValue = "1",
+    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "1",
             description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 

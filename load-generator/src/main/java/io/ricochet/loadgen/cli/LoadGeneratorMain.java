@@ -27,8 +27,6 @@ public final class LoadGeneratorMain implements Runnable {
         CommandLine cli = new CommandLine(new LoadGeneratorMain());
         // Everything after the controller's first positional (the scenario's name) belongs to the scenario.
         cli.getSubcommands().get("controller").setStopAtPositional(true);
-        // Counts take 10k, sizes 4k (4,096 bytes), on every command.
-        OptionUnits.install(cli);
         cli.setParameterExceptionHandler((e, args) -> {
             e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
             return ExitCodes.USAGE;

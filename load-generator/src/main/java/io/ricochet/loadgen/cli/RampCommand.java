@@ -1,5 +1,8 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.Durations;
+import io.ricochet.config.InvalidValueException;
+import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
@@ -34,10 +37,10 @@ final class RampCommand implements Callable<Integer> {
     LoadOptions load;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = Converters.CountConverter.class, defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--pipeline", defaultValue = "16", description = "Most requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "16", description = "Most requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
     @Option(names = "--slo", defaultValue = "10ms", converter = Converters.DurationConverter.class,
@@ -64,9 +67,17 @@ final class RampCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (startRate <= 0 || factor <= 1 || refine < 0 || connections < 1) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: start-rate " + startRate
-                    + " (> 0), factor " + factor + " (> 1), refine " + refine + " (>= 0), connections " + connections);
+        try {
+            if (!(startRate > 0)) {
+                throw new InvalidValueException("startRate", Double.toString(startRate), "> 0");
+            }
+            if (!(factor > 1)) {
+                throw new InvalidValueException("factor", Double.toString(factor), "> 1");
+            }
+            Checks.inRange("refine", refine, 0, 64);
+            Checks.positive("connections", connections);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(commandSpec, e);
         }
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
@@ -84,12 +95,13 @@ final class RampCommand implements Callable<Integer> {
                         .tls(RunSupport.within(target.tls(), load.timeout))
                         .noise(RunSupport.within(target.noise(), load.timeout)).rate(startRate).build();
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+                throw FlagNames.usage(commandSpec, e);
             }
             // Its own --warmup-step warms up; its steps warm up only when told.
             Scenarios.noteWhatRunsDifferently(base, pipeline, false, commandSpec.commandLine().getErr());
             if (!warmupStep.isZero()) {
-                System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate, warmupStep);
+                System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate,
+                        Durations.format(warmupStep));
                 LoadSpec warm = base.toBuilder().duration(warmupStep).build();
                 new LoadRun(warm, new RunOptions("ramp", null, null, null, Scenarios.config("ramp", warm),
                         alone.uncountedHooks())).run();

@@ -11,14 +11,14 @@ import picocli.CommandLine.Option;
                 + "--in-flight at a time each; every answer verified. --target is the RPC port.")
 final class RpcCommand extends ScenarioCommand {
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--clients", defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--clients", converter = Converters.CountConverter.class, defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
     int clients;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--requests", defaultValue = "200000", description = "Calls in all, e.g. 200k, split evenly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--requests", converter = Converters.LongCountConverter.class, defaultValue = "200000", description = "Calls in all, e.g. 200k, split evenly (default: ${DEFAULT-VALUE}).")
     long requests;
 
-    @Option(names = "--in-flight", defaultValue = "1",
+    @Option(names = "--in-flight", converter = Converters.CountConverter.class, defaultValue = "1",
             description = "Calls each client keeps waiting, pipelined on its connection (default: ${DEFAULT-VALUE}).")
     int inFlight;
 

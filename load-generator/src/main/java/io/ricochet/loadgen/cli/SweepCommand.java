@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
+import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
@@ -32,27 +33,27 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--requests-per-step", defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--requests-per-step", converter = Converters.LongCountConverter.class, defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
     long requestsPerStep;
 
-    @Option(names = "--max-size", defaultValue = "16777216", description = "Largest body of the size sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-size", converter = Converters.ByteSizeConverter.class, defaultValue = "16777216", description = "Largest body of the size sweep (default: ${DEFAULT-VALUE}).")
     int maxSize;
 
-    @Option(names = "--counts", converter = Converters.SizeConverter.class,
+    @Option(names = "--counts", converter = Converters.CountRangeConverter.class,
             description = "Also (or only, with --no-sizes) a count sweep: MIN..MAX requests in steps of MIN, at --count-size.")
     Converters.SizeRange counts;
 
-    @Option(names = "--count-size", defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--count-size", converter = Converters.ByteSizeConverter.class, defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
     int countSize;
 
     @Option(names = "--no-sizes", description = "Skip the size sweep.")
     boolean noSizes;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = Converters.CountConverter.class, defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--pipeline", defaultValue = "1", description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "1", description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
     @Option(names = "--timeout", defaultValue = "30s", converter = Converters.DurationConverter.class,
@@ -76,9 +77,12 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (maxSize < 1 || maxSize > LengthField.FOUR.largestMaxFrame() || requestsPerStep < 1 || connections < 1) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: max-size " + maxSize
-                    + ", requests-per-step " + requestsPerStep + ", connections " + connections);
+        try {
+            Checks.inRange("maxSize", maxSize, 1, LengthField.FOUR.largestMaxFrame());
+            Checks.positive("requestsPerStep", requestsPerStep);
+            Checks.positive("connections", connections);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(commandSpec, e);
         }
         if (noSizes && counts == null) {
             throw new ParameterException(commandSpec.commandLine(), "nothing to sweep: --no-sizes without --counts");

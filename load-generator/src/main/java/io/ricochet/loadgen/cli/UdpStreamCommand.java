@@ -30,10 +30,10 @@ final class UdpStreamCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--size", defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", converter = Converters.ByteSizeConverter.class, defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--sockets", defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sockets", converter = Converters.CountConverter.class, defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
     int sockets;
 
     @Shard(Shard.Rule.SPLIT_RATE)
@@ -60,7 +60,7 @@ final class UdpStreamCommand implements Callable<Integer> {
             io.ricochet.internal.Checks.inRange("size", size, 1, field.largestUdpBody());
             io.ricochet.internal.Checks.positive("sockets", sockets);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: " + e.getMessage());
+            throw FlagNames.usage(commandSpec, e);
         }
         PrintWriter out = commandSpec.commandLine().getOut();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);

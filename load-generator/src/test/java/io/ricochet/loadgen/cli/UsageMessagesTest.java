@@ -35,6 +35,14 @@ class UsageMessagesTest {
         "rpc --size 2MB|--size 2097152 (expected: 0..1048576)",
         "rpc --warmup -1|--warmup -1 (expected: >= 0)",
         "rpc --timeout 0s|--timeout 0s (expected: > 0)",
+        "udp-stream --size 70000|--size 70000 (expected: 1..65505)",
+        "udp-stream --sockets 0|--sockets 0 (expected: > 0)",
+        "sweep --max-size 0|--max-size 0 (expected: 1..1073741824)",
+        "sweep --requests-per-step 0|--requests-per-step 0 (expected: > 0)",
+        "ramp --start-rate 0|--start-rate 0.0 (expected: > 0)",
+        "ramp --factor 1|--factor 1.0 (expected: > 1)",
+        "ramp --duration 0s|--duration 0s (expected: > 0)",
+        "controller --workers 2 echo --size 70000|--size 70000 (expected: 1..65535)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
         Cli.Result r = Cli.run(args.split(" "));

@@ -4,19 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /** Counts take decimal suffixes, sizes binary ones, durations compounds: parsed only, nothing runs. */
-class OptionUnitsTest {
+class OptionValuesTest {
 
     private static ParseResult parse(String... args) {
         return LoadGeneratorMain.newCommandLine().parseArgs(args).subcommand();
@@ -74,41 +67,5 @@ class OptionUnitsTest {
             assertTrue(r.err().contains("is not a"), r.err());
         }
         assertEquals(4, parse("echo", "--length-field", "4").matchedOptionValue("--length-field", 0));
-    }
-
-    /** The options keep their order (--help lists them as declared) and what they carry beside the converter. */
-    @Test
-    void everyCommandKeepsItsOptionsInOrderWithTheirShardRules() {
-        CommandLine plain = new CommandLine(new LoadGeneratorMain());
-        CommandLine installed = LoadGeneratorMain.newCommandLine();
-        for (String command : plain.getSubcommands().keySet()) {
-            List<OptionSpec> before = plain.getSubcommands().get(command).getCommandSpec().options();
-            List<OptionSpec> after = installed.getSubcommands().get(command).getCommandSpec().options();
-            assertEquals(names(before), names(after), command);
-            for (int i = 0; i < before.size(); i++) {
-                assertEquals(ShardPlanner.rule(before.get(i)), ShardPlanner.rule(after.get(i)), after.get(i).longestName());
-                assertEquals(before.get(i).defaultValue(), after.get(i).defaultValue(), after.get(i).longestName());
-            }
-        }
-    }
-
-    @Test
-    void everyFlagOfTheTableNamesAnOptionWithAUnit() {
-        CommandLine cli = LoadGeneratorMain.newCommandLine();
-        Map<String, Set<Class<?>>> types = new TreeMap<>();
-        for (CommandLine sub : cli.getSubcommands().values()) {
-            for (OptionSpec o : sub.getCommandSpec().options()) {
-                types.computeIfAbsent(o.longestName(), k -> new HashSet<>()).add(o.type());
-            }
-        }
-        for (String flag : OptionUnits.flags()) {
-            assertTrue(types.containsKey(flag), flag + " names no option");
-            assertTrue(types.get(flag).stream().anyMatch(t -> t == int.class || t == long.class
-                    || t == Converters.SizeRange.class), flag + ": " + types.get(flag));
-        }
-    }
-
-    private static List<String> names(List<OptionSpec> options) {
-        return options.stream().map(OptionSpec::longestName).collect(Collectors.toList());
     }
 }
