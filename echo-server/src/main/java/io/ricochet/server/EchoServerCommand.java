@@ -105,8 +105,14 @@ final class EchoServerCommand implements Callable<Integer> {
     int ioThreads;
 
     @Option(names = "--transport", defaultValue = "auto", converter = TransportKindConverter.class,
-            description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}; auto tries them in that order).")
+            description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}: epoll, else io_uring, else nio).")
     TransportKind transport;
+
+    @Option(names = "--reuse-port", description = "Bind the echo ports (TCP, UDP, TLS, Noise) with SO_REUSEPORT, so "
+            + "several echo-server processes serve one port and the kernel spreads peers over them: one process per "
+            + "core. Give each its own --metrics-port (0: ephemeral); the RPC port is not shared (its agent is per "
+            + "process).")
+    boolean reusePort;
 
     @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = DurationConverter.class,
             description = "How long a graceful stop may flush (default: ${DEFAULT-VALUE}).")
@@ -295,7 +301,8 @@ final class EchoServerCommand implements Callable<Integer> {
                     .ioThreads(ioThreads)
                     .transport(transport)
                     .shutdownTimeout(shutdownTimeout)
-                    .lingerTimeout(lingerTimeout);
+                    .lingerTimeout(lingerTimeout)
+                    .reusePort(reusePort);
             if (maxFrame != null) {
                 builder.maxFrame(maxFrame);
             }
@@ -315,8 +322,9 @@ final class EchoServerCommand implements Callable<Integer> {
             return null;
         }
         try {
+            // Not shared: a registration made on one process's agent must be found by the calls that follow it.
             return echo.toBuilder().tcpPort(rpcPort).udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
-                    .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).build();
+                    .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).reusePort(false).build();
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
         }

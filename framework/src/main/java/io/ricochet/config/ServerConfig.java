@@ -27,6 +27,9 @@ import java.time.Duration;
  * @param shutdownTimeout        how long a graceful shutdown may flush before connections are closed regardless
  * @param lingerTimeout          how long a closing connection, its replies flushed and its output shut down,
  *                               waits for the peer's end of stream before it is closed regardless
+ * @param reusePort              bind the TCP and UDP listeners with {@code SO_REUSEPORT}, so several processes (or
+ *                               servers) bound to the same port share it, and the kernel spreads new connections and
+ *                               UDP peers over them by a hash of the peer's address
  */
 public record ServerConfig(
         String host,
@@ -44,7 +47,8 @@ public record ServerConfig(
         int writeBufferLowWatermark,
         int writeBufferHighWatermark,
         Duration shutdownTimeout,
-        Duration lingerTimeout) {
+        Duration lingerTimeout,
+        boolean reusePort) {
 
     /** A port value that turns that listener off. */
     public static final int DISABLED = -1;
@@ -123,6 +127,7 @@ public record ServerConfig(
         b.writeBufferHighWatermark = writeBufferHighWatermark;
         b.shutdownTimeout = shutdownTimeout;
         b.lingerTimeout = lingerTimeout;
+        b.reusePort = reusePort;
         return b;
     }
 
@@ -144,6 +149,7 @@ public record ServerConfig(
         private int writeBufferHighWatermark = DEFAULT_HIGH_WATERMARK;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
+        private boolean reusePort;
 
         private Builder() {
         }
@@ -231,13 +237,18 @@ public record ServerConfig(
             return this;
         }
 
+        /** {@code SO_REUSEPORT}: this server shares its ports with others bound the same way (one process per core). */
+        public Builder reusePort(boolean reusePort) {
+            this.reusePort = reusePort;
+            return this;
+        }
+
         public ServerConfig build() {
             notNull("lengthField", lengthField);
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
-                    writeBufferHighWatermark,
-                    shutdownTimeout, lingerTimeout);
+                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort);
         }
     }
 }

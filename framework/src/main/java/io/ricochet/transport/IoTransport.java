@@ -1,5 +1,6 @@
 package io.ricochet.transport;
 
+import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -8,6 +9,7 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
@@ -19,8 +21,10 @@ import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.ricochet.config.TransportKind;
+import java.net.StandardSocketOptions;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +80,15 @@ public record IoTransport(
             case EPOLL -> Epoll.isAvailable();
             case AUTO, NIO -> true;
         };
+    }
+
+    /**
+     * The option that binds a listener with {@code SO_REUSEPORT} on this transport: the native one for epoll and
+     * io_uring, the JDK's socket option for NIO.
+     */
+    public ChannelOption<Boolean> reusePortOption() {
+        return kind == TransportKind.NIO ? NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT)
+                : UnixChannelOption.SO_REUSEPORT;
     }
 
     /** A group of {@code threads} event loops of this transport, with threads named {@code name-N}. */

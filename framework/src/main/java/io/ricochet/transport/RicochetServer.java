@@ -184,6 +184,9 @@ public final class RicochetServer implements AutoCloseable {
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
                 .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls, noise));
         childOptions.forEach((option, value) -> childOption(bootstrap, option, value));
+        if (config.reusePort()) {
+            bootstrap.option(loops.transport().reusePortOption(), true);
+        }
         return bound(bootstrap.bind(config.host(), config.tcpPort()), "tcp", config.tcpPort()).thenAccept(ch -> {
             tcpChannel = ch;
             log.info("{} bound to {} ({}{})", tcpProtocolTag, hostPort(tcpAddress()), loops.kind().label(),
@@ -207,6 +210,9 @@ public final class RicochetServer implements AutoCloseable {
                 .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(width + config.maxUdpBody() + 1))
                 .handler(new UdpSessionHandler(handlers, new ConnectionStats(udpCounters), width, config.maxUdpBody(),
                         config.maxUdpSessions(), config.idleTimeout(), udpSessions));
+        if (config.reusePort()) {
+            bootstrap.option(loops.transport().reusePortOption(), true);
+        }
         return bound(bootstrap.bind(config.host(), config.udpPort()), "udp", config.udpPort()).thenAccept(ch -> {
             udpChannel = ch;
             log.info("udp bound to {} ({})", hostPort(udpAddress()), loops.kind().label());
