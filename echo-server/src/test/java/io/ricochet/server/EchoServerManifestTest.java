@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** k8s/echo-server/deployment.yaml: its args parse with the echo server's own CLI, and its ports are the flags'. */
+/** k8s/base/echo-server/deployment.yaml: its args parse with the echo server's own CLI, and its ports are the flags'. */
 class EchoServerManifestTest {
 
     @Test
     void containerPortsProbesAndScrapeAnnotationsMatchTheFlags() throws Exception {
         Deployment deployment;
-        try (InputStream in = Files.newInputStream(Path.of("..", "k8s", "echo-server", "deployment.yaml"))) {
+        try (InputStream in = Files.newInputStream(Path.of("..", "k8s", "base", "echo-server", "deployment.yaml"))) {
             deployment = assertInstanceOf(Deployment.class, Serialization.unmarshal(in));
         }
         Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);

@@ -85,9 +85,9 @@ final class ControllerCommand implements Callable<Integer> {
         @Option(names = "--namespace", description = "Namespace of the Job (default: the client's, from kubeconfig or the pod).")
         String namespace;
 
-        @Option(names = "--image", defaultValue = "ricochet/ricochet:0.1.0",
-                description = "Worker image (default: ${DEFAULT-VALUE}).")
-        String image = "ricochet/ricochet:0.1.0";
+        @Option(names = "--image", description = "Worker image (default: in a pod, with POD_NAME set, the image of that "
+                + "pod's first container; else " + KubernetesSettings.DEFAULT_IMAGE + ").")
+        String image;
 
         @Option(names = "--job-name", description = "Name of the Job (default: ricochet-workers-<random>).")
         String jobName;
@@ -226,7 +226,8 @@ final class ControllerCommand implements Callable<Integer> {
             return new LocalExecutor(workers, workerJvmArgs, logs);
         }
         return new KubernetesExecutor(new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image,
-                workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep),
+                workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep,
+                System.getenv("POD_NAME"), System.getenv("POD_UID")),
                 KubernetesExecutor::connect);
     }
 

@@ -47,9 +47,9 @@ public final class JobFactory {
     }
 
     /** The run's secret as a Kubernetes Secret, labelled and owned as the Job is; created before the Job. */
-    public static Secret secret(KubernetesSettings s, String runSecret, String ownerPodName, String ownerPodUid) {
+    public static Secret secret(KubernetesSettings s, String runSecret) {
         return new SecretBuilder().withNewMetadata().withName(secretName(s)).withLabels(labels(s))
-                .withOwnerReferences(owners(ownerPodName, ownerPodUid)).endMetadata()
+                .withOwnerReferences(owners(s)).endMetadata()
                 .withType("Opaque").withStringData(Map.of(RunSecret.SECRET_KEY, runSecret)).build();
     }
 
@@ -59,12 +59,12 @@ public final class JobFactory {
     }
 
     /**
-     * The Job for {@code s}; owned by the controller's pod when {@code ownerPodName} and {@code ownerPodUid}
-     * are known (downward API), so deleting the controller deletes its workers.
+     * The Job for {@code s}, its workers running {@code image}; owned by the controller's pod when
+     * {@code s} knows it (downward API), so deleting the controller deletes its workers.
      */
-    public static Job build(KubernetesSettings s, InetSocketAddress controller, String ownerPodName, String ownerPodUid) {
+    public static Job build(KubernetesSettings s, String image, InetSocketAddress controller) {
         Map<String, Quantity> resources = Map.of("cpu", new Quantity(s.cpu()), "memory", new Quantity(s.memory()));
-        List<OwnerReference> owners = owners(ownerPodName, ownerPodUid);
+        List<OwnerReference> owners = owners(s);
         return new JobBuilder()
                 .withNewMetadata().withName(s.jobName()).withLabels(labels(s)).withOwnerReferences(owners).endMetadata()
                 .withNewSpec()
@@ -79,7 +79,7 @@ public final class JobFactory {
                             .withRestartPolicy("Never")
                             .addNewContainer()
                                 .withName(CONTAINER)
-                                .withImage(s.image())
+                                .withImage(image)
                                 .withArgs(workerArgs(controller))
                                 .addNewEnv().withName(RunSecret.ENV).withNewValueFrom().withNewSecretKeyRef()
                                     .withName(secretName(s)).withKey(RunSecret.SECRET_KEY).endSecretKeyRef()
@@ -93,11 +93,11 @@ public final class JobFactory {
     }
 
     /** The controller's pod, when known (downward API): deleting the controller deletes what it made. */
-    private static List<OwnerReference> owners(String ownerPodName, String ownerPodUid) {
+    private static List<OwnerReference> owners(KubernetesSettings s) {
         List<OwnerReference> owners = new ArrayList<>();
-        if (ownerPodName != null && ownerPodUid != null) {
-            owners.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(ownerPodName)
-                    .withUid(ownerPodUid).withController(false).withBlockOwnerDeletion(false).build());
+        if (s.ownerPod() != null && s.ownerPodUid() != null) {
+            owners.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(s.ownerPod())
+                    .withUid(s.ownerPodUid()).withController(false).withBlockOwnerDeletion(false).build());
         }
         return owners;
     }

@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * which the Role in k8s/ grants exactly.
  */
 public final class KubernetesExecutor implements WorkerExecutor {
-    /** resource → verbs this executor uses; k8s/load-controller/role.yaml must grant exactly these. */
+    /** resource → verbs this executor uses; k8s/base/load-controller/role.yaml must grant exactly these. */
     public static final Map<String, Set<String>> PERMISSIONS = Map.of(
             "jobs", Set.of("create", "get", "list", "watch", "delete"),
             "pods", Set.of("get", "list", "watch"),
@@ -76,6 +76,9 @@ public final class KubernetesExecutor implements WorkerExecutor {
             launchFailed = true;
             throw new IllegalStateException("cannot start the workers' Job through the Kubernetes API at "
                     + client.getMasterUrl() + ": " + cause(e), e);
+        } catch (IllegalStateException e) {
+            launchFailed = true;
+            throw e;
         }
     }
 
@@ -95,11 +98,10 @@ public final class KubernetesExecutor implements WorkerExecutor {
         if (namespace == null) {
             namespace = "default";
         }
-        String podName = System.getenv("POD_NAME");
-        String podUid = System.getenv("POD_UID");
+        String image = settings.image() != null ? settings.image() : ownImage();
         // Before the Job: a pod whose Secret is missing would not start.
-        client.secrets().inNamespace(namespace).resource(JobFactory.secret(settings, runSecret, podName, podUid)).create();
-        Job job = JobFactory.build(settings, controller, podName, podUid);
+        client.secrets().inNamespace(namespace).resource(JobFactory.secret(settings, runSecret)).create();
+        Job job = JobFactory.build(settings, image, controller);
         client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         informer = client.pods().inNamespace(namespace).withLabel(JobFactory.LABEL_RUN, settings.jobName())
                 .inform(new ResourceEventHandler<>() {
@@ -117,6 +119,23 @@ public final class KubernetesExecutor implements WorkerExecutor {
                     public void onDelete(Pod pod, boolean unknownFinalState) {
                     }
                 });
+    }
+
+    /**
+     * The image of the controller's own pod (its first container), so that the workers run what the controller
+     * runs and the manifests set the image in one place; outside a pod, {@link KubernetesSettings#DEFAULT_IMAGE}.
+     */
+    private String ownImage() {
+        if (settings.ownerPod() == null) {
+            return KubernetesSettings.DEFAULT_IMAGE;
+        }
+        Pod own = client.pods().inNamespace(namespace).withName(settings.ownerPod()).get();
+        if (own == null) {
+            // Better no run than workers on an image nobody chose.
+            throw new IllegalStateException("no --image given, and this controller's pod " + namespace + "/"
+                    + settings.ownerPod() + " (POD_NAME) is not there to take the image from");
+        }
+        return own.getSpec().getContainers().get(0).getImage();
     }
 
     public String namespace() {

@@ -3,16 +3,21 @@ package io.ricochet.loadgen.distributed;
 /**
  * The Indexed Job the Kubernetes executor creates.
  *
- * @param namespace  the Job's namespace; null for the client's own (kubeconfig context or the pod's)
- * @param jobName    the Job's name, also its {@code ricochet.io/run} label
- * @param image      the load-generator image; its entrypoint is {@code java -jar load-generator.jar}
- * @param workers    completions and parallelism
- * @param ttlSeconds ttlSecondsAfterFinished
- * @param cpu        CPU request and limit of each worker pod
- * @param memory     memory request and limit of each worker pod
- * @param instance   the {@code app.kubernetes.io/instance} label
- * @param keep       leave the Job in place after the run
+ * @param namespace   the Job's namespace; null for the client's own (kubeconfig context or the pod's)
+ * @param jobName     the Job's name, also its {@code ricochet.io/run} label
+ * @param image       the load-generator image, whose entrypoint is {@code java -jar load-generator.jar}; null for
+ *                    the image of {@code ownerPod}'s first container, or {@link #DEFAULT_IMAGE} outside a pod
+ * @param workers     completions and parallelism
+ * @param ttlSeconds  ttlSecondsAfterFinished
+ * @param cpu         CPU request and limit of each worker pod
+ * @param memory      memory request and limit of each worker pod
+ * @param instance    the {@code app.kubernetes.io/instance} label
+ * @param keep        leave the Job in place after the run
+ * @param ownerPod    the controller's own pod (downward API {@code POD_NAME}), or null outside a pod
+ * @param ownerPodUid that pod's uid ({@code POD_UID}); with {@code ownerPod}, the owner of the Job and its Secret
  */
 public record KubernetesSettings(String namespace, String jobName, String image, int workers, int ttlSeconds,
-        String cpu, String memory, String instance, boolean keep) {
+        String cpu, String memory, String instance, boolean keep, String ownerPod, String ownerPodUid) {
+    /** The workers' image when neither --image nor the controller's own pod names one. */
+    public static final String DEFAULT_IMAGE = "ricochet/ricochet:0.1.0";
 }
