@@ -408,7 +408,9 @@ public final class Controller implements AutoCloseable {
      */
     private void emitIntervals(IntervalReporter reporter, boolean flush) {
         List<IntervalMerger.Merged> complete = new ArrayList<>();
+        boolean handshakes;
         synchronized (this) {
+            handshakes = merger.timesHandshakes();
             Set<Integer> running = new HashSet<>();
             for (WorkerStatus w : workers) {
                 if (w.state == WorkerState.RUNNING) {
@@ -425,7 +427,7 @@ public final class Controller implements AutoCloseable {
         // further behind each round.
         ServerSample now = complete.isEmpty() ? null : server.sample();
         for (IntervalMerger.Merged m : complete) {
-            reporter.emit(m.toInterval(), (m.endMillis - m.startMillis) / 1000.0, now,
+            reporter.emit(m.toInterval(handshakes), (m.endMillis - m.startMillis) / 1000.0, now,
                     ProgressLine.merged(m.reporters.size(), workers.length));
         }
     }

@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
  * worker still running has reported it, or when it is overdue; a report that comes after its interval
  * was emitted joins the next one, so nothing is dropped. Not thread-safe: the controller holds its lock.
  *
- * <p>Each pending interval holds three full-range histograms, so only reports within {@code window}
+ * <p>Each pending interval holds four full-range histograms, so only reports within {@code window}
  * intervals of the run's clock (or of the next interval to emit, if that is later) are taken. Pending
  * intervals are then bounded by the window plus however far emitting lags the clock: real time, never
  * a peer's choice of interval numbers.
@@ -27,15 +27,21 @@ final class IntervalMerger {
         final Histogram latency = RunStats.newHistogram();
         final Histogram service = RunStats.newHistogram();
         final Histogram connect = RunStats.newHistogram();
+        final Histogram handshake = RunStats.newHistogram();
         final long firstSeenNanos;
         double elapsedS;
         long startMillis = Long.MAX_VALUE;
         long endMillis;
         int openConnections;
+        long sent;
         long ok;
         long bad;
         long errors;
+        long late;
         long okBytes;
+        long connects;
+        long connectFailures;
+        long handshakeFailures;
 
         Merged(long interval, long nowNanos) {
             this.interval = interval;
@@ -46,10 +52,14 @@ final class IntervalMerger {
             return ok + bad + errors;
         }
 
-        /** The merged interval as one run's would be, for the {@link io.ricochet.loadgen.report.IntervalReporter}. */
-        IntervalData toInterval() {
+        /**
+         * The merged interval as one run's would be, for the {@link io.ricochet.loadgen.report.IntervalReporter}; with
+         * a handshake histogram once the run's workers have timed handshakes.
+         */
+        IntervalData toInterval(boolean handshakes) {
             return new IntervalData(interval, elapsedS, startMillis, endMillis, openConnections,
-                    new RunStats.Counts(completed(), ok, bad, errors, 0, okBytes, 0, 0), latency, service, connect, null, 0);
+                    new RunStats.Counts(sent, ok, bad, errors, late, okBytes, connects, connectFailures), latency, service,
+                    connect, handshakes ? handshake : null, handshakeFailures);
         }
     }
 
@@ -57,6 +67,7 @@ final class IntervalMerger {
     static final int DEFAULT_WINDOW = 60;
 
     private final TreeMap<Long, Merged> pending = new TreeMap<>();
+    private boolean timesHandshakes;
     private final int window;
     private long nextToEmit;
     private long clockInterval;
@@ -100,14 +111,21 @@ final class IntervalMerger {
         m.startMillis = Math.min(m.startMillis, report.getStartMillis());
         m.endMillis = Math.max(m.endMillis, report.getEndMillis());
         m.openConnections += report.getOpenConnections();
+        m.sent += report.getSent();
         m.ok += report.getOk();
         m.bad += report.getBad();
         m.errors += report.getErrors();
+        m.late += report.getLate();
         m.okBytes += report.getOkBytes();
+        m.connects += report.getConnects();
+        m.connectFailures += report.getConnectFailures();
+        m.handshakeFailures += report.getHandshakeFailures();
+        // Sticky: a TLS run's later intervals, with no new connections, still carry (empty) handshake figures.
+        timesHandshakes |= !report.getHandshake().isEmpty() || report.getHandshakeFailures() > 0;
         addTo(valid.latency(), m.latency, workerLatency, totalLatency);
         addTo(valid.service(), m.service, totalService);
         addTo(valid.connect(), m.connect, totalConnect);
-        addTo(valid.handshake(), totalHandshake);
+        addTo(valid.handshake(), m.handshake, totalHandshake);
     }
 
     private static void addTo(Histogram decoded, Histogram... into) {
@@ -124,6 +142,11 @@ final class IntervalMerger {
      */
     void advanceClock(long interval) {
         clockInterval = Math.max(clockInterval, interval);
+    }
+
+    /** Whether any worker has timed TLS or Noise handshakes in this run. */
+    boolean timesHandshakes() {
+        return timesHandshakes;
     }
 
     /** Intervals waiting to be emitted. */

@@ -40,7 +40,9 @@ public final class GeneratorMetrics implements Consumer<IntervalData>, MultiColl
         totals = totals.plus(interval.delta());
         handshakeFailures += interval.handshakeFailures();
         connections = interval.openConnections();
-        if (interval.service() != null) {
+        // Open loop reports a service time beside the corrected latency; a controller's merged interval always has
+        // a service histogram, empty in closed loop.
+        if (interval.service() != null && interval.service().getTotalCount() > 0) {
             corrected.add(interval.latency());
             service.add(interval.service());
         } else {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.stats.RunStats;
 import java.time.Duration;
 import java.util.Set;
@@ -107,5 +108,21 @@ class IntervalMergerTest {
         assertThrows(IllegalArgumentException.class, () -> merger.add(FakeWorker.report(2, 0).setHandshakeFailures(-1)
                 .build(), 0, worker, latency, service, connect, handshake));
         assertEquals(3, handshake.getTotalCount(), "a refused report adds nothing");
+    }
+
+    /** What the controller's --metrics-port serves comes from here: every count a worker reports is summed. */
+    @Test
+    void aMergedIntervalCarriesEveryCountAndTheHandshakes() {
+        IntervalMerger merger = new IntervalMerger(10);
+        Histogram handshake = RunStats.newHistogram();
+        handshake.recordValue(900);
+        add(merger, FakeWorker.report(0, 0).setSent(12).setOk(10).setErrors(1).setLate(1).setConnects(3)
+                .setConnectFailures(2).setHandshake(HistogramCodec.encode(handshake)).setHandshakeFailures(1).build());
+        add(merger, FakeWorker.report(1, 0).setSent(8).setOk(7).setBad(1).setConnects(1).build());
+        assertTrue(merger.timesHandshakes());
+        IntervalData merged = merger.poll(Set.of(0, 1), 0, Long.MAX_VALUE, false).toInterval(merger.timesHandshakes());
+        assertEquals(new RunStats.Counts(20, 17, 1, 1, 1, 0, 4, 2), merged.delta());
+        assertEquals(1, merged.handshake().getTotalCount());
+        assertEquals(1, merged.handshakeFailures());
     }
 }

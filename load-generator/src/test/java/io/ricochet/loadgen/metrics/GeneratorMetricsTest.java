@@ -78,6 +78,15 @@ class GeneratorMetricsTest {
     }
 
     @Test
+    void aControllersClosedLoopIntervalWithAnEmptyServiceHistogramIsServiceTimeToo() {
+        GeneratorMetrics metrics = new GeneratorMetrics();
+        metrics.accept(interval(1, RunStats.Counts.ZERO, values(100, 100), values(), null));
+        String text = scrape(metrics);
+        assertEquals(2, value(text, "ricochet_loadgen_latency_seconds_count{kind=\"service\"}"));
+        assertEquals(0, value(text, "ricochet_loadgen_latency_seconds_count{kind=\"corrected\"}"));
+    }
+
+    @Test
     void closedLoopLatencyIsServiceTime() {
         GeneratorMetrics metrics = new GeneratorMetrics();
         metrics.accept(interval(1, RunStats.Counts.ZERO, values(100, 100), null, null));
