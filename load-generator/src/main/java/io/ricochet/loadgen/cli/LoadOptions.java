@@ -25,7 +25,7 @@ final class LoadOptions {
 
     @Option(names = "--warmup", converter = Converters.DurationConverter.class,
             description = "Load before measuring, not counted (default: 2s in open loop, so the JVM's start-up is not "
-                    + "in the corrected latency; 0s in closed loop).")
+                    + "in the corrected latency; 0s in closed loop, and for ramp's steps, which --warmup-step precedes).")
     Duration warmup;
 
     /** The warmup an open-loop run gets unless told: wrk2's calibration, for a JVM's start-up and JIT compilation. */

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -17,7 +18,7 @@ final class StopSignals implements AutoCloseable {
 
     private final Map<Signal, SignalHandler> previous = new HashMap<>();
     private final PrintStream err;
-    private volatile Signal received;
+    private final AtomicReference<Signal> received = new AtomicReference<>();
     private volatile Runnable onStop = () -> { };
 
     private StopSignals(PrintStream err) {
@@ -40,28 +41,28 @@ final class StopSignals implements AutoCloseable {
     /** What else a stop does (the controller stops its workers); run at once when a signal came already. */
     void onStop(Runnable action) {
         onStop = action;
-        if (received != null) {
+        if (received.get() != null) {
             action.run();
         }
     }
 
     private void handle(Signal signal) {
-        if (received != null) {
+        // INT and TERM run on threads of their own: only one of them is the first.
+        if (!received.compareAndSet(null, signal)) {
             System.exit(exitStatusFor(signal));
         }
-        received = signal;
         err.println("load-generator: SIG" + signal.getName() + ": stopping; the summary and report cover what ran "
                 + "(again to exit at once)");
         onStop.run();
     }
 
     boolean received() {
-        return received != null;
+        return received.get() != null;
     }
 
     /** {@code exit}, or 128 + the signal's number when a signal ended the run. */
     int exitStatus(int exit) {
-        Signal signal = received;
+        Signal signal = received.get();
         return signal == null ? exit : exitStatusFor(signal);
     }
 

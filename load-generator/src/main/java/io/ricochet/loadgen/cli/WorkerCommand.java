@@ -15,6 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
         description = "One worker of a distributed run: connects to the controller, receives its shard of the "
@@ -39,6 +41,18 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // Ctrl-C in a terminal reaches the whole process group: a local worker leaves the stop to its controller,
+        // which stops every worker and merges what they measured. SIGTERM (a pod deleted) still ends it.
+        Signal interrupt = new Signal("INT");
+        SignalHandler previous = Signal.handle(interrupt, SignalHandler.SIG_IGN);
+        try {
+            return serve();
+        } finally {
+            Signal.handle(interrupt, previous);
+        }
+    }
+
+    private int serve() throws Exception {
         int me = resolveIndex();
         PrintStream log = System.err;
         String runSecret = System.getenv(RunSecret.ENV);

@@ -48,8 +48,8 @@ public final class KubernetesExecutor implements WorkerExecutor {
     private String namespace;
     private SharedIndexInformer<Pod> informer;
     private long lastJobCheck;
-    /** No Job to wait for at close: the API refused it or could not be reached. */
-    private boolean launchFailed;
+    /** Whether there is a Job to delete at close: a launch that failed before creating it left none. */
+    private boolean jobCreated;
 
     public KubernetesExecutor(KubernetesSettings settings, Supplier<KubernetesClient> clients) {
         this.settings = settings;
@@ -73,12 +73,8 @@ public final class KubernetesExecutor implements WorkerExecutor {
         try {
             createWorkers(controller, runSecret);
         } catch (KubernetesClientException e) {
-            launchFailed = true;
             throw new IllegalStateException("cannot start the workers' Job through the Kubernetes API at "
                     + client.getMasterUrl() + ": " + cause(e), e);
-        } catch (IllegalStateException e) {
-            launchFailed = true;
-            throw e;
         }
     }
 
@@ -103,6 +99,7 @@ public final class KubernetesExecutor implements WorkerExecutor {
         client.secrets().inNamespace(namespace).resource(JobFactory.secret(settings, runSecret)).create();
         Job job = JobFactory.build(settings, image, controller);
         client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+        jobCreated = true;
         informer = client.pods().inNamespace(namespace).withLabel(JobFactory.LABEL_RUN, settings.jobName())
                 .inform(new ResourceEventHandler<>() {
                     @Override
@@ -217,11 +214,15 @@ public final class KubernetesExecutor implements WorkerExecutor {
         long now = System.nanoTime();
         if (client != null && now - lastJobCheck > JOB_CHECK_NANOS) {
             lastJobCheck = now;
-            Job job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName()).get();
-            if (job == null) {
-                for (int i = 0; i < settings.workers(); i++) {
-                    problems.putIfAbsent(i, "Job " + settings.jobName() + " was deleted");
+            try {
+                Job job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName()).get();
+                if (job == null) {
+                    for (int i = 0; i < settings.workers(); i++) {
+                        problems.putIfAbsent(i, "Job " + settings.jobName() + " was deleted");
+                    }
                 }
+            } catch (KubernetesClientException e) {
+                // A blip of the API server mid-run: the next check looks again, and the workers report themselves.
             }
         }
         Map<Integer, String> fresh = new HashMap<>();
@@ -241,7 +242,7 @@ public final class KubernetesExecutor implements WorkerExecutor {
         if (informer != null) {
             informer.close();
         }
-        if (!settings.keep() && !launchFailed) {
+        if (!settings.keep() && jobCreated) {
             var job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName());
             job.withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
             try {

@@ -116,7 +116,9 @@ public final class ReportWriter implements AutoCloseable {
     /** Writes one more CSV file of the report, e.g. {@code clients.csv}: a header of {@code columns}, a row per record. */
     public void csv(String file, List<String> columns, List<?> rows) {
         try {
-            csvWriter(columns).writeValues(dir.resolve(file).toFile()).writeAll(rows).close();
+            try (SequenceWriter writer = csvWriter(columns).writeValues(dir.resolve(file).toFile())) {
+                writer.writeAll(rows);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }

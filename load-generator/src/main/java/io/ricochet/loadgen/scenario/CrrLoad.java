@@ -102,7 +102,7 @@ public final class CrrLoad extends FrameLoad {
             ctx.writeAndFlush(buf, ctx.voidPromise());
             long left = spec.timeout().toNanos() - (System.nanoTime() - begin);
             timeout = ctx.executor().schedule(() -> {
-                failed(CrrLoad.this::noReplyInTime);
+                timedOut();
                 finish(false, true);
                 ctx.close();
             }, Math.max(0, left), TimeUnit.NANOSECONDS);
@@ -140,7 +140,7 @@ public final class CrrLoad extends FrameLoad {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (!done) {
-                failed(() -> serverClosed(1));
+                serverClosedOn(1);
             }
             finish(false, true);
             worker.next();

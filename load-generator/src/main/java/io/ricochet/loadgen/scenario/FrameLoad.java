@@ -96,8 +96,8 @@ public abstract class FrameLoad implements Load {
 
     /**
      * Gives up when going on cannot measure anything: every connect failed and none succeeded; or nothing was ever
-     * answered, and every connection's handshake failed or its requests did (over TCP once per connection; over UDP,
-     * where a datagram may just be lost, three per socket).
+     * answered (not even late), and as many handshakes failed as there are connections with none done, or as many
+     * connections ended owed replies they never got (over UDP, where a datagram may just be lost, three per socket).
      */
     @Override
     public String futile() {
@@ -105,14 +105,30 @@ public abstract class FrameLoad implements Load {
         if (c.connects() == 0 && c.connectFailures() >= spec.connections()) {
             return "every connect failed";
         }
-        if (c.ok() + c.bad() > 0) {
+        if (c.ok() + c.bad() + c.late() > 0) {
             return null;
         }
-        if (stats.handshakeFailures.sum() >= spec.connections()) {
+        if (stats.handshakesDone.sum() == 0 && stats.handshakeFailures.sum() >= spec.connections()) {
             return "every handshake failed";
         }
         long unansweredToGiveUp = (long) spec.connections() * (spec.protocol() == Protocol.UDP ? 3 : 1);
-        return c.errors() >= unansweredToGiveUp ? "no request was answered" : null;
+        return stats.unansweredEnds.sum() >= unansweredToGiveUp ? "no request was answered" : null;
+    }
+
+    /** A connection ended with {@code unanswered} requests owed: the server closed it. */
+    final void serverClosedOn(int unanswered) {
+        stats.unansweredEnds.increment();
+        if (firstFailure.get() == null) {
+            failed(() -> serverClosed(unanswered));
+        }
+    }
+
+    /** A request got no reply within the timeout. */
+    final void timedOut() {
+        stats.unansweredEnds.increment();
+        if (firstFailure.get() == null) {
+            failed(this::noReplyInTime);
+        }
     }
 
     /** How often its timers tick, for config.json: 0 without a send tick. */

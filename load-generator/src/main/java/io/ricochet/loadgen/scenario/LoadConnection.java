@@ -293,7 +293,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         if (inFlight > 0) {
             long oldest = nextSeq - inFlight;
             if (now - sentAt[(int) (oldest & mask)] > timeoutNanos) {
-                load.failed(load::noReplyInTime);
+                load.timedOut();
                 timedOut(oldest);
             }
         }
@@ -331,8 +331,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         stats.openConnections.decrementAndGet();
         if (inFlight > 0) {
             // Every close of ours fails what is in flight first: this one is the server's.
-            int unanswered = inFlight;
-            load.failed(() -> load.serverClosed(unanswered));
+            load.serverClosedOn(inFlight);
         }
         failOutstanding();
         load.connectionClosed(this);

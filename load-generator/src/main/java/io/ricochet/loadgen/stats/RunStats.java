@@ -30,6 +30,12 @@ public final class RunStats {
     public final LongAdder connectFailures = new LongAdder();
     public final LongAdder connectsEstablished = new LongAdder();
     public final LongAdder handshakeFailures = new LongAdder();
+    public final LongAdder handshakesDone = new LongAdder();
+    /**
+     * Connections (or CRR transactions) that ended with requests owed and no reply to them: timed out, or closed by
+     * the server. What a run that can measure nothing piles up, one per connection, whatever its pipeline.
+     */
+    public final LongAdder unansweredEnds = new LongAdder();
     public final AtomicInteger openConnections = new AtomicInteger();
     /** The TLS protocol and suite the first handshake settled on, or null: reported, so a run says what it measured. */
     public final java.util.concurrent.atomic.AtomicReference<String> negotiated =
@@ -67,6 +73,7 @@ public final class RunStats {
     }
 
     public void recordHandshakeTime(long nanos) {
+        handshakesDone.increment();
         handshakeTime.recordValue(clamp(nanos / 1000));
     }
 

@@ -44,6 +44,7 @@ class FailureReasonsTest {
         Cli.Result r = Cli.run("crr", "--target", "127.0.0.1:1", "--duration", "60s", "--json");
         assertEquals(1, r.exit(), r.err());
         assertEquals("cannot connect to 127.0.0.1:1: connection refused", r.json().get("first_error").asText());
+        assertTrue(r.json().get("duration_s").asDouble() < 60, r.out());
     }
 
     @Test

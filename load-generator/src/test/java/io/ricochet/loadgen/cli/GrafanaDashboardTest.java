@@ -54,6 +54,30 @@ class GrafanaDashboardTest {
         assertTrue(missing.isEmpty(), "queried but exposed by neither: " + missing);
     }
 
+    /**
+     * Both sides expose process_cpu_usage and the JVM's series: a variable whose "All" were {@code .*} would draw the
+     * generator's CPU as the server's. And a quantile of a _seconds histogram is drawn in seconds.
+     */
+    @Test
+    void eachSidesPanelsSeeOnlyThatSideAndQuantilesAreInSeconds() throws Exception {
+        JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+        for (JsonNode variable : dashboard.get("templating").get("list")) {
+            assertFalse(variable.has("allValue"), variable.toString());
+        }
+        int quantilePanels = 0;
+        for (JsonNode panel : dashboard.get("panels")) {
+            boolean quantile = false;
+            for (JsonNode target : panel.path("targets")) {
+                quantile |= target.get("expr").asText().startsWith("histogram_quantile(");
+            }
+            if (quantile) {
+                quantilePanels++;
+                assertEquals("s", panel.get("fieldConfig").get("defaults").get("unit").asText(), panel.get("title").asText());
+            }
+        }
+        assertEquals(2, quantilePanels, "latency and connect time");
+    }
+
     private static Set<String> names(String expr) {
         Set<String> names = new HashSet<>();
         Matcher m = QUERIED.matcher(expr);

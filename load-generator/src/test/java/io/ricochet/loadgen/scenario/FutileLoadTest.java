@@ -1,0 +1,71 @@
+package io.ricochet.loadgen.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.ricochet.transport.Protocol;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+/** When a load gives up: only when nothing can be measured, never because one connection of several failed. */
+class FutileLoadTest {
+
+    private static EchoLoad load(Protocol protocol, int connections, int pipeline) {
+        return new EchoLoad(LoadSpec.builder(new InetSocketAddress("127.0.0.1", 1)).protocol(protocol)
+                .connections(connections).pipeline(pipeline).build());
+    }
+
+    @Test
+    void oneConnectionsWholePipelineTimingOutIsNotEveryConnectionFailing() {
+        try (EchoLoad load = load(Protocol.TCP, 4, 16)) {
+            load.stats().connectsEstablished.add(4);
+            // One connection timed out with 16 in flight: 16 errors, more than the 4 connections, but one end.
+            load.stats().errors.add(16);
+            load.timedOut();
+            assertNull(load.futile());
+            load.timedOut();
+            load.serverClosedOn(16);
+            assertNull(load.futile());
+            load.timedOut();
+            assertEquals("no request was answered", load.futile());
+        }
+    }
+
+    @Test
+    void aLateUdpReplyIsAnAnswer() {
+        try (EchoLoad load = load(Protocol.UDP, 2, 1)) {
+            load.stats().connectsEstablished.add(2);
+            for (int i = 0; i < 6; i++) {
+                load.timedOut();
+            }
+            assertEquals("no request was answered", load.futile(), "three unanswered per socket");
+            load.stats().late.increment();
+            assertNull(load.futile(), "the server answers, only later than --timeout");
+        }
+    }
+
+    @Test
+    void handshakesFailingWhileOthersSucceedIsNotEveryHandshakeFailing() {
+        try (EchoLoad load = load(Protocol.TCP, 2, 1)) {
+            load.stats().connectsEstablished.add(3);
+            load.stats().handshakeFailures.add(2);
+            load.stats().recordHandshakeTime(1_000_000);
+            assertNull(load.futile());
+        }
+        try (EchoLoad load = load(Protocol.TCP, 2, 1)) {
+            load.stats().connectsEstablished.add(2);
+            load.stats().handshakeFailures.add(2);
+            assertEquals("every handshake failed", load.futile());
+        }
+    }
+
+    @Test
+    void connectFailuresStopTheRunOnlyWhenNoConnectSucceeded() {
+        try (EchoLoad load = load(Protocol.TCP, 2, 1)) {
+            load.stats().connectFailures.add(5);
+            assertEquals("every connect failed", load.futile());
+            load.stats().connectsEstablished.increment();
+            assertNull(load.futile());
+        }
+    }
+}
