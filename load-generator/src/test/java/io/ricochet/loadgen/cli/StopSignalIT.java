@@ -85,6 +85,29 @@ class StopSignalIT {
         assertTrue(Files.readString(dir.resolve("out.txt")).contains("stopped by a signal"));
     }
 
+    @Test
+    void sigtermOnTheControllerStopsItsWorkersAndKeepsWhatTheyMeasured(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("report");
+        Process run = start(dir, "controller", "--workers", "2", "echo", "--duration", "60s", "--json", "--report",
+                report.toString());
+        try {
+            Path err = dir.resolve("err.txt");
+            // Measuring once the merged progress lines come.
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(err).contains("workers 2/2"));
+            run.destroy(); // SIGTERM
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "still running after SIGTERM");
+            assertEquals(143, run.exitValue(), Files.readString(err));
+        } finally {
+            run.destroyForcibly();
+        }
+        // The report's summary.json is the merged run; stdout has it under "merged", beside the workers.
+        JsonNode merged = JSON.readTree(report.resolve("summary.json").toFile());
+        assertTrue(merged.get("ok").asLong() > 0, merged.toString());
+        assertTrue(merged.get("duration_s").asDouble() < 60, merged.toString());
+        assertEquals(merged.get("ok").asLong(), JSON.readTree(Files.readString(dir.resolve("out.txt")))
+                .get("merged").get("ok").asLong());
+    }
+
     private static Process start(Path dir, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), LoadGeneratorMain.class.getName()));
