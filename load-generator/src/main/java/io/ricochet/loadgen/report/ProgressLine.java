@@ -3,6 +3,7 @@ package io.ricochet.loadgen.report;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /** How a kind of run states one interval on its live progress line; each ends with a newline. */
 @FunctionalInterface
@@ -12,10 +13,24 @@ public interface ProgressLine {
 
     /** A run of a set duration: {@code [  2.0s/10.0s] connections 100  qps …}. */
     static ProgressLine timed(Duration duration) {
+        return timed(duration, () -> null);
+    }
+
+    /**
+     * As above, and when connects failed during the interval, how many and the last one's reason:
+     * {@code …  bad 0  connect failures 12 (cannot connect to 10.0.0.5:7000: connection refused)}.
+     */
+    static ProgressLine timed(Duration duration, Supplier<String> lastConnectFailure) {
         double total = duration.toNanos() / 1e9;
         return (interval, row) -> String.format(Locale.ROOT,
-                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
-                row.timeS(), total, row.connections(), row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad());
+                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%n",
+                row.timeS(), total, row.connections(), row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad(),
+                connectFailures(interval, lastConnectFailure.get()));
+    }
+
+    private static String connectFailures(IntervalData interval, String reason) {
+        long failures = interval.delta().connectFailures();
+        return failures == 0 ? "" : "  connect failures " + failures + (reason == null ? "" : " (" + reason + ")");
     }
 
     /** A run of a set number of requests: {@code [  2.0s] received 1,000/5,000  qps …}, received so far. */
@@ -42,8 +57,8 @@ public interface ProgressLine {
     /** An interval merged from workers: {@code [  2.0s] workers 3/4  connections …}. */
     static ProgressLine merged(int reporting, int workers) {
         return (interval, row) -> String.format(Locale.ROOT,
-                "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%n",
+                "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%n",
                 row.timeS(), reporting, workers, row.connections(), row.qps(), row.p50Us(), row.p99Us(), row.errors(),
-                row.bad());
+                row.bad(), connectFailures(interval, null));
     }
 }

@@ -65,12 +65,10 @@ public final class CrrLoad extends FrameLoad {
             ChannelFuture connected = frames.connect(spec.target(), local, loops.get(loop), tx);
             connected.addListener(f -> {
                 if (!f.isSuccess()) {
-                    stats.connectFailures.increment();
+                    connectFailed(f.cause());
                     tx.finish(false, false);
-                    failed(() -> cannotConnect(f.cause()));
                 } else {
-                    stats.connectsEstablished.increment();
-                    stats.recordConnectTime(System.nanoTime() - begin);
+                    connected(begin);
                     // Over TLS every transaction is a handshake: a full one unless --tls-resume lets it resume.
                     Handshakes.time(connected.channel(), stats, firstFailure);
                 }

@@ -96,6 +96,11 @@ public final class EchoLoad extends FrameLoad {
     }
 
     private void connect(long id) {
+        connect(id, 0);
+    }
+
+    /** Opens connection {@code id}; {@code attempt} connects of it failed before, so a refused one is tried again. */
+    private void connect(long id, int attempt) {
         LoopDriver driver = drivers.get(driverCursor++ % drivers.size());
         InetSocketAddress local = spec.sourceAddresses().isEmpty() ? null
                 : new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0);
@@ -116,12 +121,19 @@ public final class EchoLoad extends FrameLoad {
         ch.closeFuture().addListener(f -> channels.remove(ch));
         future.addListener(f -> {
             if (f.isSuccess()) {
-                stats.connectsEstablished.increment();
-                stats.recordConnectTime(System.nanoTime() - begin);
+                connected(begin);
                 Handshakes.time(ch, stats, firstFailure);
             } else {
-                stats.connectFailures.increment();
-                failed(() -> cannotConnect(f.cause()));
+                connectFailed(f.cause());
+                // Refused or timed out during the ramp (a server that starts late, a full backlog): try again, backing
+                // off, until it works or the run gives up (futile) or stops.
+                if (sending && !closing) {
+                    driver.loop().schedule(() -> {
+                        if (sending && !closing) {
+                            connect(id, attempt + 1);
+                        }
+                    }, retryDelayMillis(attempt), TimeUnit.MILLISECONDS);
+                }
             }
         });
     }

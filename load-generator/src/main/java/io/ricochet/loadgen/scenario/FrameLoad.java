@@ -13,6 +13,7 @@ import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -28,6 +29,9 @@ public abstract class FrameLoad implements Load {
     final RunStats stats;
     final Payload payload;
     final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** Since when connects have failed with none succeeding; 0 while the last one succeeded (or none was made). */
+    private final AtomicLong connectsFailingSince = new AtomicLong();
+    private volatile String lastConnectFailure;
 
     FrameLoad(LoadSpec spec) {
         this.spec = spec;
@@ -86,6 +90,27 @@ public abstract class FrameLoad implements Load {
                         + ") closes on a longer frame";
     }
 
+    /** A connect succeeded: counted and timed from {@code beginNanos}. */
+    final void connected(long beginNanos) {
+        stats.connectsEstablished.increment();
+        stats.recordConnectTime(System.nanoTime() - beginNanos);
+        connectsFailingSince.set(0);
+    }
+
+    /** A connect failed: counted, kept as the first failure if it is, and shown on the progress line. */
+    final void connectFailed(Throwable cause) {
+        stats.connectFailures.increment();
+        connectsFailingSince.compareAndSet(0, System.nanoTime());
+        String why = cannotConnect(cause);
+        lastConnectFailure = why;
+        failed(() -> why);
+    }
+
+    /** Waits before a connect is tried again: 10 ms, doubling to a second. */
+    static long retryDelayMillis(int attempt) {
+        return Math.min(1_000, 10L << Math.min(attempt, 7));
+    }
+
     /** Why a connect failed, without the transport's wording around it. */
     final String cannotConnect(Throwable cause) {
         String reason = cause instanceof ConnectTimeoutException ? "connect timed out"
@@ -95,16 +120,18 @@ public abstract class FrameLoad implements Load {
     }
 
     /**
-     * Gives up when going on cannot measure anything: every connect failed and none succeeded; or nothing was ever
-     * answered (not even late), and as many handshakes failed as there are connections with none done, or as many
-     * connections ended owed replies they never got (over UDP, where a datagram may just be lost, three per socket).
+     * Gives up when going on cannot measure anything: connects have failed for {@code --timeout} with none succeeding
+     * (they are retried meanwhile, so a server that starts late is waited for); or nothing was ever answered (not even
+     * late), and as many handshakes failed as there are connections with none done, or as many connections ended owed
+     * replies they never got (over UDP, where a datagram may just be lost, three per socket).
      */
     @Override
     public String futile() {
-        RunStats.Counts c = stats.counts();
-        if (c.connects() == 0 && c.connectFailures() >= spec.connections()) {
-            return "every connect failed";
+        long failingSince = connectsFailingSince.get();
+        if (failingSince != 0 && System.nanoTime() - failingSince >= spec.timeout().toNanos()) {
+            return "connects failed for --timeout " + Durations.format(spec.timeout()) + " with none succeeding";
         }
+        RunStats.Counts c = stats.counts();
         if (c.ok() + c.bad() + c.late() > 0) {
             return null;
         }
@@ -204,6 +231,6 @@ public abstract class FrameLoad implements Load {
 
     @Override
     public ProgressLine progressLine(Schedule schedule) {
-        return ProgressLine.timed(schedule.duration());
+        return ProgressLine.timed(schedule.duration(), () -> lastConnectFailure);
     }
 }

@@ -63,7 +63,7 @@ public interface Load extends AutoCloseable {
     }
 
     /**
-     * Why going on cannot measure anything more (every connect failed, nothing was ever answered), or null while it
+     * Why going on cannot measure anything more (connects failing on and on, nothing ever answered), or null while it
      * can: the driver then ends the run early and says why, rather than running out its duration.
      */
     default String futile() {

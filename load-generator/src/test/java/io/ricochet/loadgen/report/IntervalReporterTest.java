@@ -62,4 +62,17 @@ class IntervalReporterTest {
         assertEquals(String.format("[   2.0s/6.0s] sent 2,400 pps  received 2,000 pps  bad 7%n"),
                 ProgressLine.stream(Duration.ofSeconds(6), () -> 7).format(data, row));
     }
+
+    @Test
+    void connectFailuresOfTheIntervalEndTheLineWithTheLastReason() {
+        IntervalRow row = new IntervalRow(2.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, Double.NaN);
+        IntervalData failing = new IntervalData(1, 2.0, 1_000, 2_000, 0, new RunStats.Counts(0, 0, 0, 0, 0, 0, 0, 12),
+                latency(), null, null, null, 0);
+        assertEquals(String.format("[   2.0s/6.0s] connections 0  qps 0  p50 0us  p99 0us  errors 0  bad 0  "
+                + "connect failures 12 (cannot connect to 127.0.0.1:1: connection refused)%n"),
+                ProgressLine.timed(Duration.ofSeconds(6), () -> "cannot connect to 127.0.0.1:1: connection refused")
+                        .format(failing, row));
+        assertEquals(String.format("[   2.0s] workers 2/2  connections 0  qps 0  p50 0us  p99 0us  errors 0  bad 0  "
+                + "connect failures 12%n"), ProgressLine.merged(2, 2).format(failing, row));
+    }
 }

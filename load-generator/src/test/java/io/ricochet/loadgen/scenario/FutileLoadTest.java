@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.ricochet.transport.Protocol;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** When a load gives up: only when nothing can be measured, never because one connection of several failed. */
@@ -60,11 +63,13 @@ class FutileLoadTest {
     }
 
     @Test
-    void connectFailuresStopTheRunOnlyWhenNoConnectSucceeded() {
-        try (EchoLoad load = load(Protocol.TCP, 2, 1)) {
-            load.stats().connectFailures.add(5);
-            assertEquals("every connect failed", load.futile());
-            load.stats().connectsEstablished.increment();
+    void connectsFailingForTheTimeoutStopTheRunAndOneSuccessResetsTheClock() {
+        try (EchoLoad load = new EchoLoad(LoadSpec.builder(new InetSocketAddress("127.0.0.1", 1))
+                .connections(2).timeout(Duration.ofMillis(100)).build())) {
+            load.connectFailed(new ConnectException("Connection refused"));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.futile() != null);
+            assertEquals("connects failed for --timeout 100ms with none succeeding", load.futile());
+            load.connected(System.nanoTime());
             assertNull(load.futile());
         }
     }
