@@ -48,10 +48,6 @@ final class IntervalMerger {
             this.firstSeenNanos = nowNanos;
         }
 
-        long completed() {
-            return ok + bad + errors;
-        }
-
         /**
          * The merged interval as one run's would be, for the {@link io.ricochet.loadgen.report.IntervalReporter}; with
          * a handshake histogram once the run's workers have timed handshakes.
