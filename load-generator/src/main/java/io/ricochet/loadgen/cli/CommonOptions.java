@@ -1,7 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.TransportKind;
-import java.net.InetSocketAddress;
+import io.ricochet.loadgen.scenario.Targets;
 import java.net.URI;
 import java.nio.file.Path;
 import io.ricochet.loadgen.report.threshold.Threshold;
@@ -14,9 +14,11 @@ import picocli.CommandLine.Option;
 /** Options every command takes: where to send, how to report. */
 final class CommonOptions {
     @Shard(Shard.Rule.CONTROLLER_ONLY)
-    @Option(names = "--target", converter = Converters.TargetConverter.class,
-            description = "Server HOST:PORT. Omitted: start an embedded echo server on an ephemeral loopback port.")
-    InetSocketAddress target;
+    @Option(names = "--target", converter = Converters.TargetConverter.class, paramLabel = "HOST:PORT[-PORT],...",
+            description = "Server HOST:PORT, or several and port ranges (127.0.0.1:7000-7005,10.0.0.5:7000) over which "
+                    + "connections are dealt round-robin. Omitted: start an embedded echo server on an ephemeral "
+                    + "loopback port.")
+    Targets target;
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--scrape", converter = MetricsUrlConverter.class, paramLabel = "URL", description = "The server's Prometheus /metrics URL, sampled every interval "

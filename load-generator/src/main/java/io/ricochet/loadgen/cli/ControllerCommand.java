@@ -148,10 +148,13 @@ final class ControllerCommand implements Callable<Integer> {
                     + "(worker pods cannot read this machine's files; use the image's trust store or --insecure)");
         }
         boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
+        if (rpc) {
+            RunSupport.requireOneTarget(spec.commandLine(), common, sub.commandSpec().name());
+        }
         try (StandAlone alone = StandAlone.open(spec.commandLine(), common, err);
                 RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
-            InetSocketAddress address = rpc ? resolved.rpc() : resolved.tcp();
-            String target = address.getHostString() + ":" + address.getPort();
+            String target = rpc ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
+                    : resolved.tcp().toString();
             URI scrape = resolved.scrape();
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (resolved.embeddedCa() != null) {

@@ -4,6 +4,7 @@ import io.ricochet.config.ByteSizes;
 import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
 import io.ricochet.config.TransportKind;
+import io.ricochet.loadgen.scenario.Targets;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -43,23 +44,13 @@ final class Converters {
         }
     }
 
-    static final class TargetConverter implements ITypeConverter<InetSocketAddress> {
+    static final class TargetConverter implements ITypeConverter<Targets> {
         @Override
-        public InetSocketAddress convert(String value) {
-            int colon = value.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new TypeConversionException("target: " + value + " (expected: HOST:PORT)");
-            }
-            String host = value.substring(0, colon).replace("[", "").replace("]", "");
+        public Targets convert(String value) {
             try {
-                int port = Integer.parseInt(value.substring(colon + 1));
-                if (port < 1 || port > 65_535) {
-                    throw new NumberFormatException();
-                }
-                // A name that does not resolve yet (a Service before DNS has it) stays unresolved until connect.
-                return new InetSocketAddress(host, port);
-            } catch (NumberFormatException e) {
-                throw new TypeConversionException("target: " + value + " (expected: a port 1..65535)");
+                return Targets.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
             }
         }
     }

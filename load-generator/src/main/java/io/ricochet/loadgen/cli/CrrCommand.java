@@ -39,7 +39,7 @@ final class CrrCommand extends ScenarioCommand {
         LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.connections(concurrency));
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
-            LoadSpec spec = builder.target(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
+            LoadSpec spec = builder.targets(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
                     Scenarios.config("crr", spec), hooks), s -> new CrrLoad(s, resume)).run();

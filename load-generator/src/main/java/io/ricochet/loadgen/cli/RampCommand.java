@@ -145,8 +145,7 @@ final class RampCommand implements Callable<Integer> {
             String verdict = alone.stopped() ? "stopped by a signal after step " + step
                     : good == 0 ? "no rate met the SLO of " + slo.toMillis() + " ms"
                     : bad == 0 ? "every rate up to --max-rate met the SLO" : "knee found";
-            StepsReport report = new StepsReport("ramp", target.address(load.protocol).getHostString() + ":"
-                    + target.address(load.protocol).getPort(), load.protocol.tag(), "corrected", rows,
+            StepsReport report = new StepsReport("ramp", target.address(load.protocol).toString(), load.protocol.tag(), "corrected", rows,
                     good == 0 ? null : good, good == 0 ? null : goodP99, verdict);
             if (common.report != null) {
                 Files.createDirectories(common.report);

@@ -39,6 +39,7 @@ final class RpcScenarios {
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
         }
+        RunSupport.requireOneTarget(commandSpec.commandLine(), common, command);
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
         try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,

@@ -7,6 +7,7 @@ import io.ricochet.loadgen.report.SummaryTable;
 import io.ricochet.loadgen.scenario.LoadRun;
 import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.scenario.Targets;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.ServerNoiseConfig;
@@ -38,10 +39,10 @@ final class RunSupport {
      * channel (null without it); {@code embeddedNoiseKey} the embedded server's public key when the client pins it
      * (so workers must too), else null.
      */
-    record Target(InetSocketAddress tcp, InetSocketAddress udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
+    record Target(Targets tcp, Targets udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
             Tls tls, EmbeddedCertificates certificates, Path embeddedCa, ClientNoiseConfig noise,
             String embeddedNoiseKey) implements AutoCloseable {
-        InetSocketAddress address(Protocol protocol) {
+        Targets address(Protocol protocol) {
             return protocol == Protocol.UDP ? udp : tcp;
         }
 
@@ -71,7 +72,7 @@ final class RunSupport {
         common.tls.validate(cli, udp);
         common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
         if (common.target != null) {
-            return new Target(common.target, common.target, common.target, common.scrape, null,
+            return new Target(common.target, common.target, common.target.first(), common.scrape, null,
                     common.tls.client(cli, null, common.noise.tlsKeyBits()), null, null,
                     common.noise.config(cli, null, NOISE_HANDSHAKE), null);
         }
@@ -87,7 +88,8 @@ final class RunSupport {
                     withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)),
                     embeddedKey == null ? null : ServerNoiseConfig.of(embeddedKey));
             err.println(embedded.describe());
-            return new Target(embedded.server().tcpAddress(), embedded.server().udpAddress(), embedded.rpcAddress(),
+            return new Target(Targets.of(embedded.server().tcpAddress()), Targets.of(embedded.server().udpAddress()),
+                    embedded.rpcAddress(),
                     common.scrape != null ? common.scrape : embedded.metricsUri(), embedded, client,
                     certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca(), noise,
                     embeddedKey == null || common.noise.serverKey != null ? null : embeddedKey.publicKeyBase64());
@@ -96,6 +98,14 @@ final class RunSupport {
                 certificates.close();
             }
             throw e;
+        }
+    }
+
+    /** For a command that loads one server (rpc, register, udp-stream): a list of targets is a usage error. */
+    static void requireOneTarget(CommandLine cli, CommonOptions common, String command) {
+        if (common.target != null && common.target.size() > 1) {
+            throw new CommandLine.ParameterException(cli, "invalid option value: --target " + common.target
+                    + " (expected: one HOST:PORT; " + command + " loads a single server)");
         }
     }
 

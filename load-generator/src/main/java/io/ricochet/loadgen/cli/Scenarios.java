@@ -6,6 +6,7 @@ import io.ricochet.loadgen.scenario.RunHooks;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +29,7 @@ final class Scenarios {
         Duration idle = idleTimeout(connections.perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
                 idle, load.protocol == Protocol.UDP, err)) {
-            LoadSpec spec = builder.target(target.address(load.protocol))
+            LoadSpec spec = builder.targets(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             noteWhatRunsDifferently(spec, pipeline, load.warmup == null, commandSpec.commandLine().getErr());
@@ -60,11 +61,11 @@ final class Scenarios {
     static LoadSpec.Builder validated(CommandSpec commandSpec, CommonOptions common, LoadOptions load,
             UnaryOperator<LoadSpec.Builder> shape) {
         try {
-            LoadSpec.Builder builder = shape.apply(LoadSpec.builder(null).size(load.size.min(), load.size.max())
+            LoadSpec.Builder builder = shape.apply(LoadSpec.builder((InetSocketAddress) null).size(load.size.min(), load.size.max())
                     .lengthField(load.field()).duration(load.duration).timeout(load.timeout)
                     .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                     .ioThreads(common.ioThreads).transport(common.io));
-            boolean openLoop = builder.target(new java.net.InetSocketAddress(0)).build().openLoop();
+            boolean openLoop = builder.target(new InetSocketAddress(0)).build().openLoop();
             builder.warmup(load.warmup(openLoop)).build();
             return builder;
         } catch (IllegalArgumentException e) {
@@ -80,7 +81,7 @@ final class Scenarios {
     static Map<String, Object> config(String command, LoadSpec spec) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("command", command);
-        c.put("target", spec.target().getHostString() + ":" + spec.target().getPort());
+        c.put("target", spec.targets().toString());
         c.put("transport", spec.protocol().tag());
         c.put("connections", spec.connections());
         c.put("connect_rate", spec.connectRate());

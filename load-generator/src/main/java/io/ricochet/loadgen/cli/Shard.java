@@ -23,7 +23,7 @@ import java.lang.annotation.Target;
         SPLIT_RATE,
         /** Each worker gets its own, spaced {@link ShardPlanner#SEED_STRIDE} apart, so bodies never coincide. */
         SEED,
-        /** A list of source addresses, dealt round-robin when there are at least as many as workers. */
+        /** A list of source addresses, dealt round-robin; fewer than workers is an error, since workers would share. */
         DEAL_ADDRESSES,
         /** A file, made absolute, so a worker started elsewhere reads the same file. */
         ABSOLUTE_FILE,

@@ -11,7 +11,8 @@ import picocli.CommandLine.ParseResult;
  * Splits one parsed scenario into per-worker command lines, each option as the {@link Shard} rule declared beside it
  * says: totals (connections, concurrency, RPC clients, pairs, requests, cycles and warmup calls) are split by weight
  * with the remainder going to the largest fractions, rates are split in proportion, each worker gets its own seed,
- * a list of source addresses is dealt out round-robin when there are at least as many as workers, files are made
+ * a list of source addresses is dealt out round-robin (at least one per worker, so no two workers share a
+ * (source, target) pair and its ephemeral ports), the targets go to every worker whole, files are made
  * absolute, and options that only the controller acts on (target, report, JSON output, scrape) are dropped. Every
  * other option is passed on as given.
  */
@@ -24,7 +25,7 @@ final class ShardPlanner {
 
     /**
      * One command line per worker for {@code scenario} (the parsed scenario subcommand), each against
-     * {@code target} ({@code HOST:PORT}).
+     * {@code target} (the --target list, {@code HOST:PORT[-PORT],...}).
      */
     static List<List<String>> plan(ParseResult scenario, double[] weights, String target) {
         int workers = weights.length;
@@ -70,9 +71,14 @@ final class ShardPlanner {
                     if (scenario.hasMatchedOption(name)) {
                         String[] addresses = ((Converters.SourceAddresses) option.getValue()).addresses().stream()
                                 .map(java.net.InetAddress::getHostAddress).toArray(String[]::new);
+                        if (addresses.length < workers) {
+                            // Shared, two workers would draw on one (source, target) pair's ephemeral ports unawares.
+                            throw new IllegalArgumentException(name.substring(2) + ": " + addresses.length
+                                    + " address(es) over " + workers + " workers would have workers share a source "
+                                    + "address (expected: at least one per worker)");
+                        }
                         for (int i = 0; i < workers; i++) {
-                            shards.get(i).add(name + "=" + (addresses.length >= workers ? every(addresses, i, workers)
-                                    : String.join(",", addresses)));
+                            shards.get(i).add(name + "=" + every(addresses, i, workers));
                         }
                     }
                 }

@@ -122,7 +122,7 @@ final class SweepCommand implements Callable<Integer> {
                     rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
-            StepsReport report = new StepsReport("sweep", target.tcp().getHostString() + ":" + target.tcp().getPort(),
+            StepsReport report = new StepsReport("sweep", target.tcp().toString(),
                     "tcp", "closed_loop", rows, null, null, alone.stopped() ? "stopped by a signal after step " + step
                             : clean ? "all steps verified" : "bad replies or errors");
             if (common.report != null) {

@@ -62,13 +62,14 @@ final class UdpStreamCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
         }
+        RunSupport.requireOneTarget(commandSpec.commandLine(), common, "udp-stream");
         PrintWriter out = commandSpec.commandLine().getOut();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
                         Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("command", "udp-stream");
-            config.put("target", target.udp().getHostString() + ":" + target.udp().getPort());
+            config.put("target", target.udp().toString());
             config.put("sockets", sockets);
             config.put("size", size);
             config.put("rate", rate);
@@ -78,7 +79,7 @@ final class UdpStreamCommand implements Callable<Integer> {
             // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
             Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
             UdpStreamSummary summary;
-            try (UdpStream stream = new UdpStream(target.udp(), sockets, size, field.width(), rate, common.seed,
+            try (UdpStream stream = new UdpStream(target.udp().first(), sockets, size, field.width(), rate, common.seed,
                     common.io, common.ioThreads)) {
                 summary = new LoadDriver(options, schedule).run(stream, (measured, report) -> summary(stream, measured));
             }

@@ -43,14 +43,15 @@ public final class CrrLoad extends FrameLoad {
     private final class Worker {
         private final long id;
         private final int loop;
+        private final InetSocketAddress target;
         private final InetSocketAddress local;
         private long seq;
 
         Worker(long id, int loop) {
             this.id = id;
             this.loop = loop;
-            this.local = spec.sourceAddresses().isEmpty() ? null
-                    : new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0);
+            this.target = spec.target(id);
+            this.local = spec.source(id);
         }
 
         void next() {
@@ -62,10 +63,10 @@ public final class CrrLoad extends FrameLoad {
             active.incrementAndGet();
             stats.sent.increment();
             Transaction tx = new Transaction(this, s, begin);
-            ChannelFuture connected = frames.connect(spec.target(), local, loops.get(loop), tx);
+            ChannelFuture connected = frames.connect(target, local, loops.get(loop), tx);
             connected.addListener(f -> {
                 if (!f.isSuccess()) {
-                    connectFailed(f.cause());
+                    connectFailed(target, f.cause());
                     tx.finish(false, false);
                 } else {
                     connected(begin);

@@ -102,19 +102,19 @@ public final class EchoLoad extends FrameLoad {
     /** Opens connection {@code id}; {@code attempt} connects of it failed before, so a refused one is tried again. */
     private void connect(long id, int attempt) {
         LoopDriver driver = drivers.get(driverCursor++ % drivers.size());
-        InetSocketAddress local = spec.sourceAddresses().isEmpty() ? null
-                : new InetSocketAddress(spec.sourceAddresses().get((int) (id % spec.sourceAddresses().size())), 0);
+        InetSocketAddress target = spec.target(id);
+        InetSocketAddress local = spec.source(id);
         long begin = System.nanoTime();
         ChannelFuture future;
         if (spec.protocol() == Protocol.TCP) {
             // The framework's client and decoder; the generator writes whole frames itself, for its per-request state.
-            future = frames.connect(spec.target(), local, driver.loop(), new TcpLoadHandler(this, driver, id),
+            future = frames.connect(target, local, driver.loop(), new TcpLoadHandler(this, driver, id),
                     FrameClient.Delivery.RUNS);
         } else {
             Bootstrap bootstrap = new Bootstrap().group(driver.loop()).channel(io.datagramChannel())
                     .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
                     .handler(new UdpLoadHandler(this, driver, id));
-            future = local == null ? bootstrap.connect(spec.target()) : bootstrap.connect(spec.target(), local);
+            future = local == null ? bootstrap.connect(target) : bootstrap.connect(target, local);
         }
         Channel ch = future.channel();
         channels.add(ch);
@@ -124,7 +124,7 @@ public final class EchoLoad extends FrameLoad {
                 connected(begin);
                 Handshakes.time(ch, stats, firstFailure);
             } else {
-                connectFailed(f.cause());
+                connectFailed(target, f.cause());
                 // Refused or timed out during the ramp (a server that starts late, a full backlog): try again, backing
                 // off, until it works or the run gives up (futile) or stops.
                 if (sending && !closing) {

@@ -10,6 +10,7 @@ import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
 import io.ricochet.transport.Protocol;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,12 @@ public abstract class FrameLoad implements Load {
     final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     /** Since when connects have failed with none succeeding; 0 while the last one succeeded (or none was made). */
     private final AtomicLong connectsFailingSince = new AtomicLong();
+    /** Connects failed since the last that succeeded; bounds a run whose connects fail faster than --timeout passes. */
+    private final AtomicLong consecutiveConnectFailures = new AtomicLong();
     private volatile String lastConnectFailure;
+
+    /** So many connects failing in a row, none succeeding between them, end the run: the servers are not there. */
+    static final int CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP = 1_000;
 
     FrameLoad(LoadSpec spec) {
         this.spec = spec;
@@ -95,13 +101,15 @@ public abstract class FrameLoad implements Load {
         stats.connectsEstablished.increment();
         stats.recordConnectTime(System.nanoTime() - beginNanos);
         connectsFailingSince.set(0);
+        consecutiveConnectFailures.set(0);
     }
 
-    /** A connect failed: counted, kept as the first failure if it is, and shown on the progress line. */
-    final void connectFailed(Throwable cause) {
+    /** A connect to {@code target} failed: counted, kept as the first failure if it is, and shown on the progress line. */
+    final void connectFailed(InetSocketAddress target, Throwable cause) {
         stats.connectFailures.increment();
         connectsFailingSince.compareAndSet(0, System.nanoTime());
-        String why = cannotConnect(cause);
+        consecutiveConnectFailures.incrementAndGet();
+        String why = cannotConnect(target, cause);
         lastConnectFailure = why;
         failed(() -> why);
     }
@@ -112,16 +120,17 @@ public abstract class FrameLoad implements Load {
     }
 
     /** Why a connect failed, without the transport's wording around it. */
-    final String cannotConnect(Throwable cause) {
+    static String cannotConnect(InetSocketAddress target, Throwable cause) {
         String reason = cause instanceof ConnectTimeoutException ? "connect timed out"
                 : cause instanceof ConnectException && String.valueOf(cause.getMessage()).contains("refused")
                         ? "connection refused" : String.valueOf(cause);
-        return "cannot connect to " + spec.target().getHostString() + ":" + spec.target().getPort() + ": " + reason;
+        return "cannot connect to " + target.getHostString() + ":" + target.getPort() + ": " + reason;
     }
 
     /**
-     * Gives up when going on cannot measure anything: connects have failed for {@code --timeout} with none succeeding
-     * (they are retried meanwhile, so a server that starts late is waited for); or nothing was ever answered (not even
+     * Gives up when going on cannot measure anything: connects have failed for {@code --timeout}, or
+     * {@value #CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP} times in a row, with none succeeding (they are retried
+     * meanwhile, so a server that starts late is waited for); or nothing was ever answered (not even
      * late), and as many handshakes failed as there are connections with none done, or as many connections ended owed
      * replies they never got (over UDP, where a datagram may just be lost, three per socket).
      */
@@ -130,6 +139,9 @@ public abstract class FrameLoad implements Load {
         long failingSince = connectsFailingSince.get();
         if (failingSince != 0 && System.nanoTime() - failingSince >= spec.timeout().toNanos()) {
             return "connects failed for --timeout " + Durations.format(spec.timeout()) + " with none succeeding";
+        }
+        if (consecutiveConnectFailures.get() >= CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP) {
+            return CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP + " connects in a row failed";
         }
         RunStats.Counts c = stats.counts();
         if (c.ok() + c.bad() + c.late() > 0) {

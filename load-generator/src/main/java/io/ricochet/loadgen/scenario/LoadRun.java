@@ -43,7 +43,7 @@ public final class LoadRun {
         Latencies latencies = measured.latencies();
         String negotiated = stats.negotiated.get();
         Throwable failure = load.firstFailure();
-        return new Summary(options.command(), spec.target().getHostString() + ":" + spec.target().getPort(),
+        return new Summary(options.command(), spec.targets().toString(),
                 spec.protocol().tag(), load.io().kind().label(), total.completed(), spec.connections(), total.ok(),
                 total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
                 round(total.completed() / seconds), round(total.okBytes() / seconds),

@@ -22,12 +22,15 @@ import java.util.List;
  * {@code perConnectionRate} is set; closed loop otherwise, each connection keeping {@code pipeline}
  * requests in flight.
  *
+ * @param targets     the servers, dealt round-robin over the connections
+ * @param sourceAddresses local addresses to connect from (empty: the kernel's choice), dealt so that every
+ *                    (source, server) pair carries an equal share
  * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
  * @param tls         the client's TLS for TCP connections, or null for plaintext
  * @param noise       the client's Noise channel for TCP connections, or null; not with {@code tls}
  */
 public record LoadSpec(
-        InetSocketAddress target,
+        Targets targets,
         Protocol protocol,
         int connections,
         double connectRate,
@@ -50,7 +53,7 @@ public record LoadSpec(
         ClientNoiseConfig noise) {
 
     public LoadSpec {
-        notNull("target", target);
+        notNull("targets", targets);
         notNull("protocol", protocol);
         positive("connections", connections);
         inRange("pipeline", pipeline, 1, 1 << 16);
@@ -98,6 +101,21 @@ public record LoadSpec(
         return tls != null || noise != null;
     }
 
+    /** The server of connection {@code id}: round-robin over the targets. */
+    public InetSocketAddress target(long id) {
+        return targets.forConnection(id);
+    }
+
+    /**
+     * The local address connection {@code id} binds (port chosen by the kernel), or null for the kernel's choice.
+     * Consecutive connections go to each target in turn, and each round of targets to the next source, so every
+     * (source, target) pair, which has its own ephemeral port range, carries an equal share.
+     */
+    public InetSocketAddress source(long id) {
+        return sourceAddresses.isEmpty() ? null
+                : new InetSocketAddress(sourceAddresses.get((int) (id / targets.size() % sourceAddresses.size())), 0);
+    }
+
     public boolean openLoop() {
         return rate > 0 || perConnectionRate > 0;
     }
@@ -113,11 +131,15 @@ public record LoadSpec(
     }
 
     public static Builder builder(InetSocketAddress target) {
-        return new Builder(target);
+        return new Builder(target == null ? null : Targets.of(target));
+    }
+
+    public static Builder builder(Targets targets) {
+        return new Builder(targets);
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder(target);
+        Builder b = new Builder(targets);
         b.protocol = protocol;
         b.connections = connections;
         b.connectRate = connectRate;
@@ -142,7 +164,7 @@ public record LoadSpec(
     }
 
     public static final class Builder {
-        private InetSocketAddress target;
+        private Targets targets;
         private Protocol protocol = Protocol.TCP;
         private int connections = 1;
         private double connectRate;
@@ -164,11 +186,12 @@ public record LoadSpec(
         private Tls tls;
         private ClientNoiseConfig noise;
 
-        private Builder(InetSocketAddress target) {
-            this.target = target;
+        private Builder(Targets targets) {
+            this.targets = targets;
         }
 
-        public Builder target(InetSocketAddress v) { target = v; return this; }
+        public Builder target(InetSocketAddress v) { targets = Targets.of(v); return this; }
+        public Builder targets(Targets v) { targets = v; return this; }
         public Builder protocol(Protocol v) { protocol = v; return this; }
         public Builder connections(int v) { connections = v; return this; }
         public Builder connectRate(double v) { connectRate = v; return this; }
@@ -190,7 +213,7 @@ public record LoadSpec(
         public Builder noise(ClientNoiseConfig v) { noise = v; return this; }
 
         public LoadSpec build() {
-            return new LoadSpec(target, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
+            return new LoadSpec(targets, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
                     maxSize, lengthField, duration, warmup, timeout, sourceAddresses, seed, maxRequests, interval,
                     ioThreads, transport, tls, noise);
         }

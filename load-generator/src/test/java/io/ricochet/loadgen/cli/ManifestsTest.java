@@ -314,8 +314,8 @@ class ManifestsTest {
         ParseResult scenario = LoadGeneratorMain.newCommandLine().parseArgs(controller.scenario.toArray(String[]::new));
         ScenarioCommand command = (ScenarioCommand) scenario.subcommand().commandSpec().userObject();
         CommonOptions common = command.common();
-        assertEquals(echoService.getMetadata().getName(), common.target.getHostString());
-        assertEquals(servicePort(echoService, "tcp"), common.target.getPort());
+        assertEquals(echoService.getMetadata().getName(), common.target.first().getHostString());
+        assertEquals(servicePort(echoService, "tcp"), common.target.first().getPort());
         assertEquals("http://" + ECHO + ":" + servicePort(echoService, "metrics") + "/metrics", common.scrape.toString());
         assertEquals(common.metricsPort, port(container, "metrics").getContainerPort());
         assertEquals(Integer.toString(common.metricsPort),
@@ -326,7 +326,7 @@ class ManifestsTest {
                 .findFirst().orElseThrow().getMountPath()), common.report);
         // The shard plan the controller would hand out splits every connection.
         List<List<String>> shards = ShardPlanner.plan(scenario.subcommand(), equal(controller.workers),
-                common.target.getHostString() + ":" + common.target.getPort());
+                common.target.toString());
         long connections = shards.stream().flatMap(List::stream).filter(a -> a.startsWith("--connections="))
                 .mapToLong(a -> Long.parseLong(a.substring("--connections=".length()))).sum();
         assertEquals(Long.parseLong(env.get("CONNECTIONS")), connections);

@@ -68,6 +68,34 @@ class ShardPlannerTest {
     }
 
     @Test
+    void noTwoWorkersShareASourceAddress() {
+        List<List<String>> shards = plan(new double[] {1, 1, 1}, "massive", "--source-addresses", "127.0.0.1-127.0.0.8");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (List<String> shard : shards) {
+            String given = shard.stream().filter(a -> a.startsWith("--source-addresses=")).findFirst().orElseThrow();
+            for (String address : given.substring("--source-addresses=".length()).split(",")) {
+                assertTrue(seen.add(address), address + " given to two workers: " + shards);
+            }
+        }
+        assertEquals(8, seen.size(), "every address is used");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> plan(new double[] {1, 1, 1}, "echo", "--source-addresses", "127.0.0.2,127.0.0.3"));
+        assertEquals("source-addresses: 2 address(es) over 3 workers would have workers share a source address "
+                + "(expected: at least one per worker)", e.getMessage());
+    }
+
+    @Test
+    void everyWorkerGetsTheWholeTargetList() {
+        ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs("echo", "--target",
+                "127.0.0.1:7000-7002,10.0.0.5:7000");
+        CommonOptions common = ((ScenarioCommand) parsed.subcommand().commandSpec().userObject()).common();
+        List<List<String>> shards = ShardPlanner.plan(parsed.subcommand(), new double[] {1, 1},
+                common.target.toString());
+        shards.forEach(s -> assertTrue(s.contains("--target=127.0.0.1:7000-7002,10.0.0.5:7000"), s.toString()));
+        shards.forEach(s -> LoadGeneratorMain.newCommandLine().parseArgs(s.toArray(String[]::new)));
+    }
+
+    @Test
     void tooFewToGoAroundIsAClearError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> plan(new double[] {1, 1, 1, 1}, "echo", "--connections", "3"));

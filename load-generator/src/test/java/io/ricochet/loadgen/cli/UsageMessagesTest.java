@@ -43,6 +43,10 @@ class UsageMessagesTest {
         "ramp --factor 1|--factor 1.0 (expected: > 1)",
         "ramp --duration 0s|--duration 0s (expected: > 0)",
         "controller --workers 2 echo --size 70000|--size 70000 (expected: 1..65535)",
+        "rpc --target 127.0.0.1:1-2|--target 127.0.0.1:1-2 (expected: one HOST:PORT; rpc loads a single server)",
+        "udp-stream --target h:1,h:5|--target h:1,h:5 (expected: one HOST:PORT; udp-stream loads a single server)",
+        "controller --workers 2 register --target h:1-2|--target h:1-2 (expected: one HOST:PORT; register loads a single server)",
+        "controller --workers 3 massive --source-addresses 127.0.0.2-127.0.0.3|source-addresses: 2 address(es) over 3 workers would have workers share a source address (expected: at least one per worker)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
         Cli.Result r = Cli.run(args.split(" "));

@@ -66,11 +66,30 @@ class FutileLoadTest {
     void connectsFailingForTheTimeoutStopTheRunAndOneSuccessResetsTheClock() {
         try (EchoLoad load = new EchoLoad(LoadSpec.builder(new InetSocketAddress("127.0.0.1", 1))
                 .connections(2).timeout(Duration.ofMillis(100)).build())) {
-            load.connectFailed(new ConnectException("Connection refused"));
+            load.connectFailed(new InetSocketAddress("127.0.0.1", 1), new ConnectException("Connection refused"));
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.futile() != null);
             assertEquals("connects failed for --timeout 100ms with none succeeding", load.futile());
             load.connected(System.nanoTime());
             assertNull(load.futile());
+        }
+    }
+
+    @Test
+    void aThousandConnectsFailingInARowStopTheRunBeforeTheTimeoutAndOneSuccessResetsTheCount() {
+        InetSocketAddress nowhere = new InetSocketAddress("127.0.0.1", 1);
+        try (EchoLoad load = new EchoLoad(LoadSpec.builder(nowhere).connections(5_000)
+                .timeout(Duration.ofHours(1)).build())) {
+            for (int i = 1; i < FrameLoad.CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP; i++) {
+                load.connectFailed(nowhere, new ConnectException("Connection refused"));
+            }
+            assertNull(load.futile(), "one short");
+            load.connected(System.nanoTime());
+            load.connectFailed(nowhere, new ConnectException("Connection refused"));
+            assertNull(load.futile(), "a success between them starts the count again");
+            for (int i = 1; i < FrameLoad.CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP; i++) {
+                load.connectFailed(nowhere, new ConnectException("Connection refused"));
+            }
+            assertEquals("1000 connects in a row failed", load.futile());
         }
     }
 }
