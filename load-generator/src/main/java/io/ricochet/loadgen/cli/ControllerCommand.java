@@ -179,7 +179,7 @@ final class ControllerCommand implements Callable<Integer> {
             config.put("scenario", scenario);
             config.put("target", target);
             ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
-                    advertised, common.interval, startTimeout, stall, scrape, common.report, err, config,
+                    advertised, common.interval, startTimeout, stall, command.warmupBound(), scrape, common.report, err, config,
                     RunSecret.generate(), alone.intervals());
             try (Controller controller = new Controller(settings);
                     WorkerExecutor workersExecutor = executor(common.report)) {

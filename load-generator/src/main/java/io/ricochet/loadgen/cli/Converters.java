@@ -44,6 +44,18 @@ final class Converters {
         }
     }
 
+    /** One {@code HOST:PORT}, such as the controller's address. */
+    static final class AddressConverter implements ITypeConverter<InetSocketAddress> {
+        @Override
+        public InetSocketAddress convert(String value) {
+            Targets one = new TargetConverter().convert(value);
+            if (one.size() != 1) {
+                throw new TypeConversionException("address: " + value + " (expected: one HOST:PORT)");
+            }
+            return one.first();
+        }
+    }
+
     static final class TargetConverter implements ITypeConverter<Targets> {
         @Override
         public Targets convert(String value) {

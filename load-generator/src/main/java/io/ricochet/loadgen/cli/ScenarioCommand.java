@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.scenario.RunHooks;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,6 +19,19 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
     CommonOptions common() {
         return common;
+    }
+
+    /**
+     * The longest the scenario may warm up before its first interval: {@code --warmup}, or the open-loop default
+     * when not given; zero for a command whose warmup is not a time (rpc's is a call count).
+     */
+    Duration warmupBound() {
+        for (CommandSpec mixin : commandSpec.mixins().values()) {
+            if (mixin.userObject() instanceof LoadOptions load) {
+                return load.warmup != null ? load.warmup : LoadOptions.OPEN_LOOP_WARMUP;
+            }
+        }
+        return Duration.ZERO;
     }
 
     /** Runs the scenario as parsed with {@code hooks}. Returns the exit status. */

@@ -28,7 +28,7 @@ final class WorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--controller", required = true, converter = Converters.TargetConverter.class,
+    @Option(names = "--controller", required = true, converter = Converters.AddressConverter.class,
             description = "The controller's coordination endpoint, HOST:PORT.")
     InetSocketAddress controller;
 

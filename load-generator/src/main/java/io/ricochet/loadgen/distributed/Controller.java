@@ -91,7 +91,7 @@ public final class Controller implements AutoCloseable {
         methods.register(Coordination.DONE, counted(Coordination.DONE_METHOD, this::done));
         // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
         // between reports): each connection may hold a partial report, so strangers must not pile up.
-        Duration idle = max(settings.startTimeout(), settings.stallTimeout()).plusMinutes(1);
+        Duration idle = max(settings.startTimeout(), settings.stallTimeout().plus(settings.warmup())).plusMinutes(1);
         this.endpoint = RpcServer.builder().config(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
                 .ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * workers.length + 16).build())
                 .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).dispatcher(methods).name("coordination")
@@ -367,6 +367,11 @@ public final class Controller implements AutoCloseable {
         return false;
     }
 
+    /** How long {@code w} may be silent: before its first report, its warmup too. */
+    private Duration silenceAllowed(WorkerStatus w) {
+        return w.intervals == 0 ? settings.stallTimeout().plus(settings.warmup()) : settings.stallTimeout();
+    }
+
     /** Marks workers that died (connection lost, executor says so) or went silent; says if calls were refused. */
     private void watch(WorkerExecutor executor) {
         Map<Integer, String> failed = executor.poll();
@@ -383,8 +388,8 @@ public final class Controller implements AutoCloseable {
                 }
                 if (w.connection != null && !w.connection.isOpen()) {
                     fail(w, "connection lost (the worker died or was killed)");
-                } else if (w.state == WorkerState.RUNNING && now - w.lastReportNanos > settings.stallTimeout().toNanos()) {
-                    fail(w, "stopped reporting: nothing for " + settings.stallTimeout());
+                } else if (w.state == WorkerState.RUNNING && now - w.lastReportNanos > silenceAllowed(w).toNanos()) {
+                    fail(w, "stopped reporting: nothing for " + Durations.format(silenceAllowed(w)));
                     if (w.connection != null) {
                         w.connection.close();
                     }

@@ -85,6 +85,14 @@ class ShardPlannerTest {
     }
 
     @Test
+    void aWorkerTakesTheControllerAsOneAddress() {
+        ParseResult worker = LoadGeneratorMain.newCommandLine().parseArgs("worker", "--controller=127.0.0.1:42315",
+                "--index=0");
+        assertEquals(new java.net.InetSocketAddress("127.0.0.1", 42315),
+                ((WorkerCommand) worker.subcommand().commandSpec().userObject()).controller);
+    }
+
+    @Test
     void everyWorkerGetsTheWholeTargetList() {
         ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs("echo", "--target",
                 "127.0.0.1:7000-7002,10.0.0.5:7000");

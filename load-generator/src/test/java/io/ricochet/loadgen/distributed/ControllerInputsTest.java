@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +40,21 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ControllerInputsTest {
+
+    @Test
+    void aWorkerMayBeSilentThroughItsWarmupButNotOnceItHasReported() throws Exception {
+        try (ControllerRun run = new ControllerRun(1, Duration.ofSeconds(1), null, Duration.ofMillis(300),
+                Duration.ofSeconds(30))) {
+            FakeWorker worker = run.ready(0);
+            worker.awaitStart();
+            // Silent for over three stall timeouts: it is warming up, which sends no report.
+            Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                    .until(() -> !run.live().contains("stopped reporting"));
+            worker.accepted(Coordination.REPORT, report(0, 0).setOk(7).build());
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> run.live().contains("worker 0 FAILED: stopped reporting: nothing for 300ms"));
+        }
+    }
 
     @Test
     void aReportFromAConnectionThatNeverSaidHelloIsRefusedAndNotMerged() throws Exception {
@@ -117,7 +133,8 @@ class ControllerInputsTest {
 
     @Test
     void farFutureIntervalsAreRefusedAndPendingStaysBounded() throws Exception {
-        try (ControllerRun run = new ControllerRun(1)) {
+        // An hour's interval: the window does not move on while the 2,000 calls go, however slowly the machine runs.
+        try (ControllerRun run = new ControllerRun(1, Duration.ofHours(1), null)) {
             FakeWorker worker = run.ready(0);
             worker.awaitStart();
             List<CompletableFuture<ByteString>> calls = new ArrayList<>();

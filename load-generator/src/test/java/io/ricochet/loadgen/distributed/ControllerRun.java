@@ -40,9 +40,14 @@ final class ControllerRun implements AutoCloseable {
 
     /** With the workers' {@code interval}, and the server's metrics at {@code scrape} (null for none). */
     ControllerRun(int workers, Duration interval, URI scrape) {
+        this(workers, interval, scrape, Duration.ofSeconds(60), Duration.ZERO);
+    }
+
+    /** As above, a worker silent for {@code stall} (before its first report, {@code stall} + {@code warmup}) failing. */
+    ControllerRun(int workers, Duration interval, URI scrape, Duration stall, Duration warmup) {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
-                interval, Duration.ofSeconds(20), Duration.ofSeconds(60), scrape, null,
+                interval, Duration.ofSeconds(20), stall, warmup, scrape, null,
                 new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }));
         summary = CompletableFuture.supplyAsync(() -> {
             try {
