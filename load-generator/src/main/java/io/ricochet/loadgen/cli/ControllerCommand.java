@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
@@ -8,6 +10,7 @@ import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
+import io.ricochet.loadgen.distributed.PodScrapeTargets;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.RpcSummary;
@@ -22,6 +25,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +111,19 @@ final class ControllerCommand implements Callable<Integer> {
         @Option(names = "--instance", defaultValue = "default",
                 description = "app.kubernetes.io/instance label of the Job (default: ${DEFAULT-VALUE}).")
         String instance = "default";
+
+        @Option(names = "--scrape-selector", split = ",", paramLabel = "LABEL=VALUE",
+                description = "Scrape every Ready pod these labels select in the namespace, at its IP, besides the "
+                        + "scenario's --scrape: each replica, not the one a Service picks. Listed once, at the start.")
+        Map<String, String> scrapeSelector;
+
+        @Option(names = "--scrape-port", defaultValue = "9100",
+                description = "Metrics port of the pods --scrape-selector selects (default: ${DEFAULT-VALUE}).")
+        int scrapePort = 9100;
+
+        @Option(names = "--scrape-path", defaultValue = "/metrics",
+                description = "Metrics path of the pods --scrape-selector selects (default: ${DEFAULT-VALUE}).")
+        String scrapePath = "/metrics";
     }
 
     @Override
@@ -120,6 +137,7 @@ final class ControllerCommand implements Callable<Integer> {
         if (workers < 1) {
             throw usage("workers: " + workers + " (expected: >= 1)");
         }
+        checkScrapeSelector(onKubernetes);
         double[] shares = weights();
         CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
         ParseResult parsed;
@@ -152,7 +170,7 @@ final class ControllerCommand implements Callable<Integer> {
                 RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
             InetSocketAddress address = rpc ? resolved.rpc() : resolved.tcp();
             String target = address.getHostString() + ":" + address.getPort();
-            URI scrape = resolved.scrape();
+            List<URI> scrape = scrapeUrls(resolved.scrape(), err);
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (resolved.embeddedCa() != null) {
                 // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
@@ -229,6 +247,56 @@ final class ControllerCommand implements Callable<Integer> {
                 workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep,
                 System.getenv("POD_NAME"), System.getenv("POD_UID")),
                 KubernetesExecutor::connect);
+    }
+
+    private void checkScrapeSelector(boolean onKubernetes) {
+        if (kubernetes.scrapeSelector == null) {
+            return;
+        }
+        if (!onKubernetes) {
+            throw usage("scrape-selector: " + selector() + " (expected: with --executor kubernetes, which lists the pods)");
+        }
+        if (kubernetes.scrapePort < 1 || kubernetes.scrapePort > 65535) {
+            throw usage("scrape-port: " + kubernetes.scrapePort + " (expected: 1 to 65535)");
+        }
+        if (!kubernetes.scrapePath.startsWith("/")) {
+            throw usage("scrape-path: " + kubernetes.scrapePath + " (expected: a path starting with /)");
+        }
+    }
+
+    /**
+     * The scenario's --scrape URLs, then those of the pods --scrape-selector selects. A selector that selects no Ready
+     * pod, or an API that cannot list them, is a warning as a failing scrape is: the load figures stand on their own.
+     */
+    private List<URI> scrapeUrls(List<URI> given, PrintStream err) {
+        if (kubernetes.scrapeSelector == null) {
+            return given;
+        }
+        try (KubernetesClient client = KubernetesExecutor.connect()) {
+            String namespace = kubernetes.namespace != null ? kubernetes.namespace
+                    : client.getNamespace() != null ? client.getNamespace() : "default";
+            List<URI> pods = PodScrapeTargets.list(client, namespace, kubernetes.scrapeSelector, kubernetes.scrapePort,
+                    kubernetes.scrapePath);
+            if (pods.isEmpty()) {
+                err.println("warning: --scrape-selector " + selector() + " selects no Ready pod in namespace " + namespace
+                        + ": those servers' figures are missing");
+            } else {
+                err.println("controller: scraping " + pods.size() + " pod(s) that --scrape-selector " + selector()
+                        + " selects in namespace " + namespace);
+            }
+            List<URI> all = new ArrayList<>(given);
+            all.addAll(pods);
+            return all;
+        } catch (KubernetesClientException e) {
+            err.println("warning: --scrape-selector " + selector() + ": cannot list the pods (" + e.getMessage()
+                    + "): those servers' figures are missing");
+            return given;
+        }
+    }
+
+    private String selector() {
+        return String.join(",", kubernetes.scrapeSelector.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .toList());
     }
 
     private String jobName() {

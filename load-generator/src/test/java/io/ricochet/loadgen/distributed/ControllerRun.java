@@ -35,11 +35,16 @@ final class ControllerRun implements AutoCloseable {
     private final CompletableFuture<DistributedSummary> summary;
 
     ControllerRun(int workers) {
-        this(workers, Duration.ofSeconds(1), null);
+        this(workers, Duration.ofSeconds(1), List.of());
     }
 
     /** With the workers' {@code interval}, and the server's metrics at {@code scrape} (null for none). */
     ControllerRun(int workers, Duration interval, URI scrape) {
+        this(workers, interval, scrape == null ? List.of() : List.of(scrape));
+    }
+
+    /** With the workers' {@code interval}, and the servers' metrics at {@code scrape}. */
+    ControllerRun(int workers, Duration interval, List<URI> scrape) {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), Duration.ofSeconds(60), scrape, null,
