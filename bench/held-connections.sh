@@ -17,8 +17,10 @@ CONNECT_RATE=${CONNECT_RATE:-5000}
 PER_PROCESS=18000
 PROCS=$(( (N + PER_PROCESS - 1) / PER_PROCESS ))
 RAMP=$(( (N + CONNECT_RATE - 1) / CONNECT_RATE ))
-# Long enough for the ramp, the connect retries of a full backlog, and the measurements below, none of it counted.
-WARMUP=$(( RAMP * 2 + 30 + PROCS * 4 ))
+# Long enough for the ramp (on 2 cores it runs at about a third of the asked rate), the connect retries of a full
+# backlog, and the measurements below (about 5 s per process), none of it counted.
+MEASURING=$(( PROCS * 2 * 5 + 10 ))
+WARMUP=$(( RAMP * 4 + 30 + MEASURING ))
 OUT=target/bench/held-$N
 rm -rf "$OUT"; mkdir -p "$OUT"
 JVM_SMALL="-XX:+UseSerialGC -XX:ActiveProcessorCount=1 -Xss256k -XX:ReservedCodeCacheSize=48m -XX:MaxMetaspaceSize=96m"
@@ -91,7 +93,7 @@ started=$(date +%s)
 while :; do
   held=$(ss -Htn state established "( sport = :$PORT )" | wc -l)
   [ "$held" -ge "$N" ] && break
-  if [ $(( $(date +%s) - started )) -gt $(( WARMUP - PROCS * 4 - 5 )) ]; then
+  if [ $(( $(date +%s) - started )) -gt $(( WARMUP - MEASURING )) ]; then
     echo "only $held of $N connections established before the warmup's end" >&2; break
   fi
   sleep 1
@@ -129,6 +131,8 @@ rows = [
     ("server RSS per connection", f"{per(sr0, sr1):,.0f} B"),
     (f"generator heap per connection ({procs} workers, after full GC, less an idle worker's)", f"{per(wh0, wh1):,.0f} B"),
     ("generator RSS per connection (less an idle worker's)", f"{per(wr0, wr1):,.0f} B"),
+    ("idle worker RSS / server RSS before connections (per process)", f"{int(wr0) / procs / 1024:,.0f} MiB / "
+        f"{int(sr0) / procs / 1024:,.0f} MiB"),
     ("kernel slab memory per connection (both ends' sockets)", f"{per(slab0, slab1):,.0f} B"),
     ("exit status / first error", f"{status} / {m.get('first_error')}"),
 ]

@@ -21,9 +21,10 @@ final class CommonOptions {
     Targets target;
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)
-    @Option(names = "--scrape", converter = MetricsUrlConverter.class, paramLabel = "URL", description = "The server's Prometheus /metrics URL, sampled every interval "
-            + "(automatic for the embedded server).")
-    URI scrape;
+    @Option(names = "--scrape", converter = MetricsUrlConverter.class, split = ",", paramLabel = "URL",
+            description = "A server's Prometheus /metrics URL, sampled every interval (automatic for the embedded "
+                    + "server). Several servers: comma-separated or repeated; their counters are summed, each keeps a row.")
+    List<URI> scrape = new ArrayList<>();
 
     @Shard(Shard.Rule.CONTROLLER_ONLY)
     @Option(names = "--report", paramLabel = "DIR", description = "Directory for the run's report: summary.json and "

@@ -1,14 +1,19 @@
 package io.ricochet.loadgen.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
 import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
+import io.ricochet.loadgen.distributed.PodScrapeTargets;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.plan.CapacityPlan;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
@@ -22,6 +27,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +47,7 @@ import picocli.CommandLine.Spec;
                 + "Indexed Job. Splits connections, rates and seeds, starts the workers together, merges their "
                 + "histograms exactly, and writes the usual report plus workers.csv. Controller options come "
                 + "first, then the scenario, e.g. controller --workers 4 echo --connections 8000 --duration 30s.")
-final class ControllerCommand implements Callable<Integer> {
+class ControllerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -104,9 +110,26 @@ final class ControllerCommand implements Callable<Integer> {
         @Option(names = "--worker-memory", defaultValue = "2Gi", description = "Memory request and limit per worker pod (default: ${DEFAULT-VALUE}).")
         String memory = "2Gi";
 
+        @Option(names = "--node-memory", defaultValue = "32Gi", description = "Memory of one node, for the plan's "
+                + "count of nodes (default: ${DEFAULT-VALUE}).")
+        String nodeMemory = "32Gi";
+
         @Option(names = "--instance", defaultValue = "default",
                 description = "app.kubernetes.io/instance label of the Job (default: ${DEFAULT-VALUE}).")
         String instance = "default";
+
+        @Option(names = "--scrape-selector", split = ",", paramLabel = "LABEL=VALUE",
+                description = "Scrape every Ready pod these labels select in the namespace, at its IP, besides the "
+                        + "scenario's --scrape: each replica, not the one a Service picks. Listed once, at the start.")
+        Map<String, String> scrapeSelector;
+
+        @Option(names = "--scrape-port", defaultValue = "9100",
+                description = "Metrics port of the pods --scrape-selector selects (default: ${DEFAULT-VALUE}).")
+        int scrapePort = 9100;
+
+        @Option(names = "--scrape-path", defaultValue = "/metrics",
+                description = "Metrics path of the pods --scrape-selector selects (default: ${DEFAULT-VALUE}).")
+        String scrapePath = "/metrics";
     }
 
     @Override
@@ -120,6 +143,7 @@ final class ControllerCommand implements Callable<Integer> {
         if (workers < 1) {
             throw usage("workers: " + workers + " (expected: >= 1)");
         }
+        checkScrapeSelector(onKubernetes);
         double[] shares = weights();
         CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
         ParseResult parsed;
@@ -151,11 +175,25 @@ final class ControllerCommand implements Callable<Integer> {
         if (rpc) {
             RunSupport.requireOneTarget(spec.commandLine(), common, sub.commandSpec().name());
         }
+        CapacityPlan capacity = Plans.plan(command, workers, true, onKubernetes,
+                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
+                bytes("--node-memory", kubernetes.nodeMemory));
+        if (planOnly()) {
+            PrintWriter out = spec.commandLine().getOut();
+            capacity.lines().forEach(out::println);
+            out.println(capacity.fits() ? "fits" : "refused: " + capacity.refusal());
+            out.flush();
+            return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+        capacity.lines().forEach(line -> err.println("plan: " + line));
+        if (!capacity.fits()) {
+            throw new ParameterException(spec.commandLine(), "refused before sending anything: " + capacity.refusal());
+        }
         try (StandAlone alone = StandAlone.open(spec.commandLine(), common, err);
                 RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
             String target = rpc ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
                     : resolved.tcp().toString();
-            URI scrape = resolved.scrape();
+            List<URI> scrape = scrapeUrls(resolved.scrape(), err);
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (resolved.embeddedCa() != null) {
                 // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
@@ -234,6 +272,56 @@ final class ControllerCommand implements Callable<Integer> {
                 KubernetesExecutor::connect);
     }
 
+    private void checkScrapeSelector(boolean onKubernetes) {
+        if (kubernetes.scrapeSelector == null) {
+            return;
+        }
+        if (!onKubernetes) {
+            throw usage("scrape-selector: " + selector() + " (expected: with --executor kubernetes, which lists the pods)");
+        }
+        if (kubernetes.scrapePort < 1 || kubernetes.scrapePort > 65535) {
+            throw usage("scrape-port: " + kubernetes.scrapePort + " (expected: 1 to 65535)");
+        }
+        if (!kubernetes.scrapePath.startsWith("/")) {
+            throw usage("scrape-path: " + kubernetes.scrapePath + " (expected: a path starting with /)");
+        }
+    }
+
+    /**
+     * The scenario's --scrape URLs, then those of the pods --scrape-selector selects. A selector that selects no Ready
+     * pod, or an API that cannot list them, is a warning as a failing scrape is: the load figures stand on their own.
+     */
+    private List<URI> scrapeUrls(List<URI> given, PrintStream err) {
+        if (kubernetes.scrapeSelector == null) {
+            return given;
+        }
+        try (KubernetesClient client = KubernetesExecutor.connect()) {
+            String namespace = kubernetes.namespace != null ? kubernetes.namespace
+                    : client.getNamespace() != null ? client.getNamespace() : "default";
+            List<URI> pods = PodScrapeTargets.list(client, namespace, kubernetes.scrapeSelector, kubernetes.scrapePort,
+                    kubernetes.scrapePath);
+            if (pods.isEmpty()) {
+                err.println("warning: --scrape-selector " + selector() + " selects no Ready pod in namespace " + namespace
+                        + ": those servers' figures are missing");
+            } else {
+                err.println("controller: scraping " + pods.size() + " pod(s) that --scrape-selector " + selector()
+                        + " selects in namespace " + namespace);
+            }
+            List<URI> all = new ArrayList<>(given);
+            all.addAll(pods);
+            return all;
+        } catch (KubernetesClientException e) {
+            err.println("warning: --scrape-selector " + selector() + ": cannot list the pods (" + e.getMessage()
+                    + "): those servers' figures are missing");
+            return given;
+        }
+    }
+
+    private String selector() {
+        return String.join(",", kubernetes.scrapeSelector.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .toList());
+    }
+
     private String jobName() {
         return kubernetes.jobName != null ? kubernetes.jobName
                 : "ricochet-workers-" + Long.toString(System.nanoTime() & 0xffffff, 36);
@@ -278,6 +366,19 @@ final class ControllerCommand implements Callable<Integer> {
     private static String podIp() {
         String ip = System.getenv("POD_IP");
         return ip != null ? ip : "127.0.0.1";
+    }
+
+    /** Whether to stop after the capacity plan: the plan command. */
+    boolean planOnly() {
+        return false;
+    }
+
+    private long bytes(String option, String quantity) {
+        try {
+            return Quantity.getAmountInBytes(new Quantity(quantity)).longValueExact();
+        } catch (RuntimeException e) {
+            throw usage(option.substring(2) + ": " + quantity + " (expected: a Kubernetes quantity, e.g. 2Gi)");
+        }
     }
 
     private ParameterException usage(String message) {

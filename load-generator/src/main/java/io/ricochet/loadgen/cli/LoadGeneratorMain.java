@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
                 + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
             SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
-            RegisterCommand.class, ControllerCommand.class, WorkerCommand.class, ReportCommand.class, CompareCommand.class})
+            RegisterCommand.class, ControllerCommand.class, PlanCommand.class, WorkerCommand.class, ReportCommand.class, CompareCommand.class})
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
@@ -27,6 +27,7 @@ public final class LoadGeneratorMain implements Runnable {
         CommandLine cli = new CommandLine(new LoadGeneratorMain());
         // Everything after the controller's first positional (the scenario's name) belongs to the scenario.
         cli.getSubcommands().get("controller").setStopAtPositional(true);
+        cli.getSubcommands().get("plan").setStopAtPositional(true);
         cli.setParameterExceptionHandler((e, args) -> {
             e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
             return ExitCodes.USAGE;

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +46,7 @@ final class RpcScenarios {
         try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,
                 LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, false, err)) {
             InetSocketAddress target = resolved.rpc();
-            URI scrape = resolved.scrape();
+            List<URI> scrape = resolved.scrape();
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, warmup, inFlight, size, timeout, common.seed,
                     common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout),
                     RunSupport.within(resolved.noise(), timeout));

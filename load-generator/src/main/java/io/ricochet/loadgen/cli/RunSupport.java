@@ -39,7 +39,7 @@ final class RunSupport {
      * channel (null without it); {@code embeddedNoiseKey} the embedded server's public key when the client pins it
      * (so workers must too), else null.
      */
-    record Target(Targets tcp, Targets udp, InetSocketAddress rpc, URI scrape, EmbeddedTarget embedded,
+    record Target(Targets tcp, Targets udp, InetSocketAddress rpc, List<URI> scrape, EmbeddedTarget embedded,
             Tls tls, EmbeddedCertificates certificates, Path embeddedCa, ClientNoiseConfig noise,
             String embeddedNoiseKey) implements AutoCloseable {
         Targets address(Protocol protocol) {
@@ -90,7 +90,7 @@ final class RunSupport {
             err.println(embedded.describe());
             return new Target(Targets.of(embedded.server().tcpAddress()), Targets.of(embedded.server().udpAddress()),
                     embedded.rpcAddress(),
-                    common.scrape != null ? common.scrape : embedded.metricsUri(), embedded, client,
+                    common.scrape.isEmpty() ? List.of(embedded.metricsUri()) : common.scrape, embedded, client,
                     certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca(), noise,
                     embeddedKey == null || common.noise.serverKey != null ? null : embeddedKey.publicKeyBase64());
         } catch (RuntimeException e) {
@@ -121,7 +121,7 @@ final class RunSupport {
         return tls == null ? null : new Tls(tls.context(), timeout, tls.provider());
     }
 
-    static int runAndReport(String command, LoadSpec spec, CommonOptions common, URI scrape, PrintWriter out,
+    static int runAndReport(String command, LoadSpec spec, CommonOptions common, List<URI> scrape, PrintWriter out,
             PrintStream err, Map<String, Object> config, io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
         Summary summary = new LoadRun(spec, new RunOptions(command, scrape, common.report, err, config, hooks)).run();
         return conclude(common, summary, exitStatus(summary, common.maxErrorRate), () -> SummaryTable.print(summary, out),

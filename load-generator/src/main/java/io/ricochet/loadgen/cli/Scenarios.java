@@ -25,6 +25,7 @@ final class Scenarios {
         LoadSpec.Builder builder = validated(commandSpec, common, load, b -> b.protocol(load.protocol)
                 .connections(connections.connections).connectRate(connections.connectRate).pipeline(pipeline)
                 .rate(rate).perConnectionRate(connections.perConnectionRate));
+        Plans.checkAlone(commandSpec);
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
         Duration idle = idleTimeout(connections.perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,

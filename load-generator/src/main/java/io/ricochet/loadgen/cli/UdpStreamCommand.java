@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.report.ServerLines;
 import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.scenario.LoadDriver;
@@ -112,9 +113,10 @@ final class UdpStreamCommand implements Callable<Integer> {
                         : String.format(Locale.ROOT, "%.1f%%", server.cpuMax() * 100),
                 server == null || Double.isNaN(server.rssMaxBytes()) ? "-"
                         : String.format(Locale.ROOT, "%.1f", server.rssMaxBytes() / 1048576));
+        ServerLines.print(server, out);
         if (server != null) {
-            out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client received %d%n",
-                    server.framesSent(), summary.received());
+            out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f%s, client received %d%n",
+                    server.framesSent(), ServerLines.summed(server), summary.received());
         }
         if (summary.sentLessThanAsked()) {
             out.printf(Locale.ROOT, "note: sent %.0f datagrams/s of the %.0f asked (--rate): the client could not "

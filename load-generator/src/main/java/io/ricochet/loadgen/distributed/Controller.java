@@ -22,6 +22,7 @@ import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.WorkerRow;
 import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.scrape.ServerSamples;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.MethodDescriptor;
@@ -299,7 +300,7 @@ public final class Controller implements AutoCloseable {
             settings.progress().println("controller: " + workers.length + " workers launched (" + executorName
                     + "), coordination on " + address().getHostString() + ":" + address().getPort()
                     + ", advertised as " + settings.advertise() + ":" + address().getPort());
-            ServerSample base = server.sample();
+            ServerSamples base = server.sample();
             if (!awaitBarrier(executor)) {
                 stop();
                 settings.progress().println("controller: start barrier failed; no load was sent");
@@ -430,14 +431,14 @@ public final class Controller implements AutoCloseable {
         }
         // One scrape for however many intervals are complete: a scrape per interval let a slow server fall
         // further behind each round.
-        ServerSample now = complete.isEmpty() ? null : server.sample();
+        ServerSample now = complete.isEmpty() ? null : server.sample().total();
         for (IntervalMerger.Merged m : complete) {
             reporter.emit(m.toInterval(handshakes), (m.endMillis - m.startMillis) / 1000.0, now,
                     ProgressLine.merged(m.reporters.size(), workers.length));
         }
     }
 
-    private synchronized DistributedSummary finish(ReportWriter report, ServerSample base, double elapsed,
+    private synchronized DistributedSummary finish(ReportWriter report, ServerSamples base, double elapsed,
             String executorName) {
         long ok = 0;
         long bad = 0;

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * @param stallTimeout a running worker silent this long has stopped reporting
  * @param warmup       the longest the scenario warms up: a worker reports nothing meanwhile, so its first report may
  *                     come this much later
- * @param scrape       the server's metrics, or null
+ * @param scrape       the servers' metrics URLs; empty for none
  * @param reportDir    the report directory, or null
  * @param progress     where live lines go
  * @param config       the settings written to config.json
@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * @param intervals    what else takes each merged interval (the generator's metrics); it must copy what it keeps
  */
 public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
-        String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, Duration warmup, URI scrape, Path reportDir,
+        String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, Duration warmup,
+        List<URI> scrape, Path reportDir,
         PrintStream progress, Map<String, Object> config, String runSecret, Consumer<IntervalData> intervals) {
 
     public int workers() {

@@ -33,16 +33,18 @@ public final class RpcSummaryTable {
             out.printf(Locale.ROOT, "per client: QPS min %.1f  max %.1f; worst client p99 %d us (all rows: --report)%n",
                     min, max, worstP99);
         }
+        ServerLines.print(s.server(), out);
         if (s.server() != null && !Double.isNaN(s.server().rpcRequests())) {
             if (s.command().equals("register")) {
                 // A cycle is one request per step: the server counts each, the client counts the cycle.
                 int perCycle = s.stepsLatencyUs().size();
-                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f, client received %d cycles "
-                        + "of %d requests (%s) = %d%n", s.server().rpcRequests(), s.received(), perCycle,
+                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f%s, client received %d cycles "
+                        + "of %d requests (%s) = %d%n", s.server().rpcRequests(), ServerLines.summed(s.server()),
+                        s.received(), perCycle,
                         String.join(", ", s.stepsLatencyUs().keySet()), s.received() * perCycle);
             } else {
-                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f, client received %d%n",
-                        s.server().rpcRequests(), s.received());
+                out.printf(Locale.ROOT, "cross-check: server RPC requests grew by %.0f%s, client received %d%n",
+                        s.server().rpcRequests(), ServerLines.summed(s.server()), s.received());
             }
         }
         if (s.firstError() != null) {

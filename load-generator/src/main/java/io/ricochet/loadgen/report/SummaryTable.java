@@ -40,9 +40,10 @@ public final class SummaryTable {
                 out.println("tls: " + s.tlsSession());
             }
         }
+        ServerLines.print(s.server(), out);
         if (s.server() != null && !Double.isNaN(s.server().framesSent())) {
-            out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f, client ok %d%s%n",
-                    s.server().framesSent(), s.ok(), s.late() > 0 ? ", late " + s.late() : "");
+            out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f%s, client ok %d%s%n",
+                    s.server().framesSent(), ServerLines.summed(s.server()), s.ok(), s.late() > 0 ? ", late " + s.late() : "");
         }
         if (s.firstError() != null) {
             out.println("first error: " + s.firstError());

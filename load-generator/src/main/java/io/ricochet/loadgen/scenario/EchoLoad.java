@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class EchoLoad extends FrameLoad {
     private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** How long closing every connection at the end may take in all. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final List<LoopDriver> drivers = new ArrayList<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
@@ -201,8 +203,15 @@ public final class EchoLoad extends FrameLoad {
         for (LoopDriver d : drivers) {
             d.loop().submit(d::finish).awaitUninterruptibly();
         }
+        // Every close is asked for before any is awaited: one at a time, tens of thousands of held connections took
+        // longer than the controller waits for a worker's last word.
+        List<ChannelFuture> closing = new ArrayList<>();
         for (Channel ch : List.copyOf(channels)) {
-            ch.close().awaitUninterruptibly(1000);
+            closing.add(ch.close());
+        }
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        for (ChannelFuture f : closing) {
+            f.awaitUninterruptibly(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
         }
         frames.close();
     }

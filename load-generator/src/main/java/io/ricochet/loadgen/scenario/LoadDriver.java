@@ -4,7 +4,7 @@ import io.ricochet.loadgen.report.IntervalData;
 import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
-import io.ricochet.loadgen.scrape.ServerSample;
+import io.ricochet.loadgen.scrape.ServerSamples;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ public final class LoadDriver {
             }
             boolean warmup = !schedule.warmup().isZero();
             // Without warmup the server baseline precedes the first request, so ok and frames.sent match exactly.
-            ServerSample serverBase = warmup ? null : server.sample();
+            ServerSamples serverBase = warmup ? null : server.sample();
             load.start();
             // Latency from warmup is dropped; connect and handshake times are kept (a held-connection ramp is warmup).
             Latencies fromWarmup = Latencies.empty();
@@ -108,7 +108,7 @@ public final class LoadDriver {
                         startMillis + (long) (elapsed * 1000), load.openConnections(), now.minus(previous), latency,
                         load.openLoop() ? interval.service() : null, load.timesConnects() ? interval.connect() : null,
                         load.timesHandshakes() ? interval.handshake() : null,
-                        handshakeFailures - previousHandshakeFailures), elapsed - previousElapsed, server.sample(), line);
+                        handshakeFailures - previousHandshakeFailures), elapsed - previousElapsed, server.sample().total(), line);
                 previous = now;
                 previousHandshakeFailures = handshakeFailures;
                 previousElapsed = elapsed;

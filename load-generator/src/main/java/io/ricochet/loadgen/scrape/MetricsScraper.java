@@ -6,27 +6,38 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Reads a server's {@code /metrics} (Prometheus text) into a {@link ServerSample}. */
 public final class MetricsScraper {
     private final URI uri;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http;
 
-    public MetricsScraper(URI uri) {
+    /** @param http shared by the scrapers of one run: one client, not one per server */
+    public MetricsScraper(URI uri, HttpClient http) {
         this.uri = uri;
+        this.http = http;
+    }
+
+    /** The client every scraper of a run shares. */
+    public static HttpClient newClient() {
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
 
     public URI uri() {
         return uri;
     }
 
-    public ServerSample sample() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("scrape " + uri + ": HTTP " + response.statusCode());
-        }
-        return parse(response.body());
+    /** One scrape, under way: it fails with an {@link IOException} for an answer other than 200. */
+    public CompletableFuture<ServerSample> sample() {
+        return http.sendAsync(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+                    if (response.statusCode() != 200) {
+                        throw new CompletionException(new IOException("HTTP " + response.statusCode()));
+                    }
+                    return parse(response.body());
+                });
     }
 
     static ServerSample parse(String text) {

@@ -316,7 +316,14 @@ class ManifestsTest {
         CommonOptions common = command.common();
         assertEquals(echoService.getMetadata().getName(), common.target.first().getHostString());
         assertEquals(servicePort(echoService, "tcp"), common.target.first().getPort());
-        assertEquals("http://" + ECHO + ":" + servicePort(echoService, "metrics") + "/metrics", common.scrape.toString());
+        // Every echo-server replica is scraped at its own IP: the pods the Deployment selects, at its metrics port.
+        Deployment echo = one(objects, Deployment.class, ECHO);
+        assertEquals(echo.getSpec().getSelector().getMatchLabels(), controller.kubernetes.scrapeSelector);
+        assertEquals(port(echo.getSpec().getTemplate().getSpec().getContainers().get(0), "metrics").getContainerPort(),
+                controller.kubernetes.scrapePort);
+        assertEquals(echo.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/path"),
+                controller.kubernetes.scrapePath);
+        assertEquals(List.of(), common.scrape);
         assertEquals(common.metricsPort, port(container, "metrics").getContainerPort());
         assertEquals(Integer.toString(common.metricsPort),
                 job.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/port"));

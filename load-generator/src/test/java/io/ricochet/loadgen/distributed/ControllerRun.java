@@ -35,16 +35,19 @@ final class ControllerRun implements AutoCloseable {
     private final CompletableFuture<DistributedSummary> summary;
 
     ControllerRun(int workers) {
-        this(workers, Duration.ofSeconds(1), null);
+        this(workers, Duration.ofSeconds(1), (URI) null);
     }
 
     /** With the workers' {@code interval}, and the server's metrics at {@code scrape} (null for none). */
     ControllerRun(int workers, Duration interval, URI scrape) {
-        this(workers, interval, scrape, Duration.ofSeconds(60), Duration.ZERO);
+        this(workers, interval, scrape == null ? List.of() : List.of(scrape), Duration.ofSeconds(60), Duration.ZERO);
     }
 
-    /** As above, a worker silent for {@code stall} (before its first report, {@code stall} + {@code warmup}) failing. */
-    ControllerRun(int workers, Duration interval, URI scrape, Duration stall, Duration warmup) {
+    /**
+     * With the workers' {@code interval} and the servers' metrics at {@code scrape}; a worker silent for {@code stall}
+     * (before its first report, {@code stall} + {@code warmup}) fails.
+     */
+    ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup) {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), stall, warmup, scrape, null,

@@ -54,6 +54,21 @@ class ReportWriterTest {
     }
 
     @Test
+    void severalServersAreSummedWithARowEachAndARowHasNoServersOfItsOwn() {
+        ServerSummary a = new ServerSummary("http://a/metrics", 0.5, 100, 10, 600, Double.NaN);
+        ServerSummary b = new ServerSummary("http://b/metrics", Double.NaN, 200, 20, 400, Double.NaN);
+        JsonNode server = ReportWriter.JSON.valueToTree(new ServerSummary("http://a/metrics,http://b/metrics", 0.5, 300,
+                30, 1000, Double.NaN, List.of(a, b)));
+        assertEquals(1000, server.get("frames_sent").asLong(), server.toString());
+        assertEquals(2, server.get("servers").size(), server.toString());
+        JsonNode second = server.get("servers").get(1);
+        assertEquals("http://b/metrics", second.get("url").asText());
+        assertTrue(second.get("cpu_max").isNull(), second.toString());
+        assertEquals(400, second.get("frames_sent").asLong(), second.toString());
+        assertFalse(second.has("servers"), second.toString());
+    }
+
+    @Test
     void intervalsCsvKeepsEachFigureToItsMeaningAndLeavesUnmeasuredCellsEmpty(@TempDir Path dir) throws Exception {
         try (ReportWriter report = new ReportWriter(dir, Map.of("latency_kind", "closed_loop"), 0)) {
             report.interval(new IntervalRow(1.0004567, 10, 100, 99, 0, 1, 99.96, 120, 900, 1500, Double.NaN, Double.NaN),

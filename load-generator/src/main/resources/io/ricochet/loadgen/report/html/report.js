@@ -96,6 +96,16 @@
       { label: "connections", values: iv.connections, scale: "conn", axis: "connections", color: COLORS[4] }
     ]);
   }
+  // Several servers scraped: the figures above are their sum; each one's own, as summary.json's server.servers.
+  var servers = (merged.server && merged.server.servers) || [];
+  if (servers.length > 1) {
+    section("Servers", "each scraped server's own figures; the run's server figures are their sum");
+    table(["server", "CPU max", "RSS max MB", "connections max", "frames.sent", "RPC requests"], servers.map(function (v) {
+      return [v.url, v.cpu_max === null ? "-" : num(v.cpu_max * 100, 1) + "%",
+        v.rss_max_bytes === null ? "-" : num(v.rss_max_bytes / 1048576, 1), num(v.active_connections_max, 0),
+        num(v.frames_sent, 0), num(v.rpc_requests, 0)];
+    }));
+  }
 
   // Sweep: libonev's four figures. Ramp: offered rate against p99, with the knee.
   var steps = s.steps || [];

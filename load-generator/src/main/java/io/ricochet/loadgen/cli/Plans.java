@@ -1,0 +1,75 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.plan.CapacityPlan;
+import io.ricochet.loadgen.plan.ConnectionCosts;
+import io.ricochet.loadgen.plan.Demand;
+import io.ricochet.loadgen.plan.Limits;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+
+/** The capacity plan of a parsed scenario, made before anything starts: by plan, the controller and a single run. */
+final class Plans {
+    /** FPNN's server: 8 vCPUs, 32 GB; the node a Kubernetes plan counts in when not told. */
+    static final long DEFAULT_NODE_MEMORY = 32L << 30;
+
+    private Plans() {
+    }
+
+    /**
+     * The plan of {@code scenario} (a parsed scenario command) over {@code workers}; {@code distributed} when a
+     * controller runs it, {@code podMemory} what each worker pod requests on Kubernetes (0 otherwise).
+     */
+    static CapacityPlan plan(ScenarioCommand scenario, int workers, boolean distributed, boolean kubernetes,
+            long podMemory, long nodeMemory) {
+        return CapacityPlan.of(demand(scenario, workers, distributed, kubernetes, podMemory),
+                Limits.ofThisMachine(nodeMemory), ConnectionCosts.MEASURED);
+    }
+
+    /** A run in this one process: refused, with one line naming the limit, when it cannot fit. */
+    static void checkAlone(CommandSpec spec) {
+        if (spec.userObject() instanceof ScenarioCommand scenario) {
+            CapacityPlan plan = plan(scenario, 1, false, false, 0, DEFAULT_NODE_MEMORY);
+            if (!plan.fits()) {
+                throw new ParameterException(spec.commandLine(), "refused before sending anything: " + plan.refusal());
+            }
+        }
+    }
+
+    static Demand demand(ScenarioCommand scenario, int workers, boolean distributed, boolean kubernetes,
+            long podMemory) {
+        CommandSpec spec = scenario.commandSpec;
+        CommonOptions common = scenario.common();
+        // Each command names its connections its own way; register holds a pair of clients per --pairs.
+        long connections = number(spec, "--connections", number(spec, "--concurrency", number(spec, "--clients",
+                2 * number(spec, "--pairs", 0))));
+        Object sources = value(spec, "--source-addresses");
+        Object duration = value(spec, "--duration");
+        int targets = common.target == null ? 0 : common.target.size();
+        boolean local = common.target == null
+                || common.target.addresses().stream().allMatch(Plans::onThisMachine);
+        return new Demand(Math.max(1, connections), workers, targets, local,
+                sources instanceof Converters.SourceAddresses s ? s.addresses().size() : 0,
+                number(spec, "--connect-rate", 0.0), scenario.warmupBound(),
+                duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory);
+    }
+
+    private static boolean onThisMachine(InetSocketAddress target) {
+        return target.getAddress() != null && target.getAddress().isLoopbackAddress();
+    }
+
+    private static long number(CommandSpec spec, String option, long otherwise) {
+        return value(spec, option) instanceof Number n ? n.longValue() : otherwise;
+    }
+
+    private static double number(CommandSpec spec, String option, double otherwise) {
+        return value(spec, option) instanceof Number n ? n.doubleValue() : otherwise;
+    }
+
+    private static Object value(CommandSpec spec, String option) {
+        OptionSpec found = spec.findOption(option);
+        return found == null ? null : found.getValue();
+    }
+}

@@ -1,0 +1,54 @@
+package io.ricochet.loadgen.plan;
+
+import io.ricochet.config.InvalidValueException;
+import java.time.Duration;
+
+/**
+ * What a run asks of the machines, as the capacity plan reads it.
+ *
+ * @param connections       connections held at once, over all workers
+ * @param workers           processes (local JVMs or pods) they are split over
+ * @param targets           servers the connections are dealt over; 0 for the generator's own embedded server
+ * @param localTargets      whether the servers run on this machine (loopback, or embedded), so their memory counts here
+ * @param sourceAddresses   local addresses given to connect from; 0 for the kernel's choice
+ * @param connectRate       connects per second over all workers; 0 for as fast as they go
+ * @param warmup            the run's warmup, which a held-connection ramp may use
+ * @param duration          the measured time
+ * @param distributed       whether a controller runs it: an embedded server then lives in the controller, apart
+ *                          from the workers
+ * @param kubernetes        whether the workers are pods (their limits are the pods', not this machine's)
+ * @param podMemoryBytes    the memory each worker pod requests (kubernetes only)
+ */
+public record Demand(long connections, int workers, int targets, boolean localTargets, int sourceAddresses,
+        double connectRate, Duration warmup, Duration duration, boolean distributed, boolean kubernetes,
+        long podMemoryBytes) {
+
+    public Demand {
+        if (connections < 1) {
+            throw new InvalidValueException("connections", Long.toString(connections), ">= 1");
+        }
+        if (workers < 1) {
+            throw new InvalidValueException("workers", Integer.toString(workers), ">= 1");
+        }
+    }
+
+    /** The generator's own embedded server. */
+    public boolean embedded() {
+        return targets == 0;
+    }
+
+    /**
+     * Descriptors the busiest process holds: a worker's connections; with the embedded server, every server end too,
+     * in the one process of a single run, or in the controller's.
+     */
+    public long descriptorsPerProcess() {
+        if (!embedded()) {
+            return connectionsPerWorker();
+        }
+        return distributed ? Math.max(connectionsPerWorker(), connections) : 2 * connections;
+    }
+
+    public long connectionsPerWorker() {
+        return (connections + workers - 1) / workers;
+    }
+}

@@ -1,0 +1,98 @@
+package io.ricochet.loadgen.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each limit refuses the run that breaks it, naming it; a run within every limit fits. */
+class CapacityPlanTest {
+    /** This machine's: 20,000 open files, 32768..60999, 24 GiB. */
+    private static final Limits HERE = new Limits(20_000, 28_232, 24L << 30, 32L << 30);
+    private static final ConnectionCosts COSTS = new ConnectionCosts(4_000, 3_000, 8_000, 100L << 20, 100L << 20);
+
+    private static Demand local(long connections, int workers, int targets, int sources, double connectRate) {
+        return new Demand(connections, workers, targets, true, sources, connectRate, Duration.ofSeconds(60),
+                Duration.ofSeconds(30), true, false, 0);
+    }
+
+    @Test
+    void aHundredThousandOverSixWorkersAndTwelveSourcesFits() {
+        CapacityPlan plan = CapacityPlan.of(local(100_000, 6, 1, 12, 5_000), HERE, COSTS);
+        assertNull(plan.refusal(), plan.lines().toString());
+        assertTrue(plan.lines().contains("ports: 8,334 per source address (12 given), of 28,232 ephemeral"),
+                plan.lines().toString());
+        assertTrue(plan.lines().contains("open files: 16,667 in the busiest process, of 18,976 one may hold here "
+                + "(open-file limit 20,000)"), plan.lines().toString());
+        assertTrue(plan.lines().contains("connect time: 20.0 s at 5,000/s, in a run of 90.0 s"), plan.lines().toString());
+    }
+
+    @Test
+    void tooFewPortsForOneSourceAddressIsRefused() {
+        CapacityPlan plan = CapacityPlan.of(local(100_000, 6, 1, 0, 0), HERE, COSTS);
+        assertEquals("ports: 100,000 connections per target from this machine's one source address, but the "
+                + "ephemeral range has 28,232 (give --source-addresses, 4 or more, or more targets)", plan.refusal());
+    }
+
+    @Test
+    void moreConnectionsThanOneProcessMayOpenAreRefusedWithTheWorkersThatWouldDo() {
+        CapacityPlan plan = CapacityPlan.of(local(50_000, 2, 1, 4, 0), HERE, COSTS);
+        assertEquals("open files: 25,000 in one process, but one may hold 18,976 here (open-file limit 20,000; "
+                + "split them with controller --workers 3 or more)", plan.refusal());
+    }
+
+    @Test
+    void anEmbeddedServerHoldsTheOtherEndInTheSameProcess() {
+        Demand alone = new Demand(10_000, 1, 0, true, 0, 0, Duration.ZERO, Duration.ofSeconds(10), false, false, 0);
+        assertEquals("open files: 20,000 in one process, the embedded server's ends included, but one may hold "
+                + "18,976 here (open-file limit 20,000; give --target a separate server)",
+                CapacityPlan.of(alone, HERE, COSTS).refusal());
+    }
+
+    @Test
+    void moreMemoryThanTheMachineHasIsRefused() {
+        CapacityPlan plan = CapacityPlan.of(local(2_000_000, 120, 1, 100, 0), HERE, COSTS);
+        assertTrue(plan.refusal().startsWith("memory: about ") && plan.refusal().contains("(generator 19.2 GiB, ")
+                && plan.refusal().endsWith("kernel 14.9 GiB), but this machine has 24.0 GiB"), plan.refusal());
+    }
+
+    @Test
+    void aRampLongerThanTheRunIsRefused() {
+        CapacityPlan plan = CapacityPlan.of(local(10_000, 1, 1, 0, 100), HERE, COSTS);
+        assertEquals("connect time: 10,000 connections at 100/s take 100.0 s, longer than the run's 90.0 s (raise "
+                + "--connect-rate, --warmup or --duration)", plan.refusal());
+    }
+
+    @Test
+    void onKubernetesPodsAndNodesAreCountedAndAPodTooSmallIsRefused() {
+        Demand tenMillion = new Demand(10_000_000, 500, 1, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+                true, true, 2L << 30);
+        CapacityPlan plan = CapacityPlan.of(tenMillion, HERE, COSTS);
+        assertNull(plan.refusal(), plan.lines().toString());
+        assertTrue(plan.lines().contains("kubernetes: 500 worker pod(s), each needing about 252 MiB of the 2.0 GiB it "
+                + "requests; 32 node(s) of 32.0 GiB for them"), plan.lines().toString());
+        Demand oneTarget = new Demand(10_000_000, 25, 1, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+                true, true, 8L << 30);
+        assertEquals("ports: 400,000 connections per (pod, target) pair, but the ephemeral range has 28,232 (use "
+                + "--workers 355 or more, or more targets)", CapacityPlan.of(oneTarget, HERE, COSTS).refusal());
+        Demand crowded = new Demand(10_000_000, 25, 20, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+                true, true, 2L << 30);
+        assertEquals("memory: each worker pod needs about 3.1 GiB for 400,000 connections, more than the 2.0 GiB it "
+                + "requests (raise --worker-memory or --workers)", CapacityPlan.of(crowded, HERE, COSTS).refusal());
+    }
+
+    @Test
+    void theMachinesLimitsAreReadFromProc(@TempDir Path dir) throws Exception {
+        Path range = Files.writeString(dir.resolve("range"), "32768\t60999\n");
+        Path meminfo = Files.writeString(dir.resolve("meminfo"), "MemTotal:       24576000 kB\nMemFree: 1 kB\n");
+        assertEquals(28_232, Limits.ephemeralPorts(range));
+        assertEquals(24_576_000L * 1024, Limits.memoryBytes(meminfo));
+        assertEquals(Limits.DEFAULT_EPHEMERAL_PORTS, Limits.ephemeralPorts(dir.resolve("missing")));
+        assertEquals(-1, Limits.memoryBytes(dir.resolve("missing")));
+    }
+}
