@@ -175,7 +175,7 @@ class ControllerCommand implements Callable<Integer> {
         if (rpc) {
             RunSupport.requireOneTarget(spec.commandLine(), common, sub.commandSpec().name());
         }
-        CapacityPlan capacity = Plans.plan(command, workers, true, onKubernetes,
+        CapacityPlan capacity = Plans.plan(command, shares, true, onKubernetes,
                 onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
                 bytes("--node-memory", kubernetes.nodeMemory));
         if (planOnly()) {
@@ -217,7 +217,7 @@ class ControllerCommand implements Callable<Integer> {
             config.put("scenario", scenario);
             config.put("target", target);
             ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
-                    advertised, common.interval, startTimeout, stall, command.warmupBound(), scrape, common.report, err, config,
+                    advertised, common.interval, startTimeout, stall, command.warmupTime(), scrape, common.report, err, config,
                     RunSecret.generate(), alone.intervals());
             try (Controller controller = new Controller(settings);
                     WorkerExecutor workersExecutor = executor(common.report)) {

@@ -37,6 +37,7 @@ final class CrrCommand extends ScenarioCommand {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
         }
         LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.connections(concurrency));
+        Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
             LoadSpec spec = builder.targets(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))

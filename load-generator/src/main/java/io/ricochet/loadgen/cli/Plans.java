@@ -4,17 +4,16 @@ import io.ricochet.loadgen.plan.CapacityPlan;
 import io.ricochet.loadgen.plan.ConnectionCosts;
 import io.ricochet.loadgen.plan.Demand;
 import io.ricochet.loadgen.plan.Limits;
+import io.ricochet.transport.Protocol;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 
 /** The capacity plan of a parsed scenario, made before anything starts: by plan, the controller and a single run. */
 final class Plans {
-    /** FPNN's server: 8 vCPUs, 32 GB; the node a Kubernetes plan counts in when not told. */
-    static final long DEFAULT_NODE_MEMORY = 32L << 30;
-
     private Plans() {
     }
 
@@ -22,23 +21,24 @@ final class Plans {
      * The plan of {@code scenario} (a parsed scenario command) over {@code workers}; {@code distributed} when a
      * controller runs it, {@code podMemory} what each worker pod requests on Kubernetes (0 otherwise).
      */
-    static CapacityPlan plan(ScenarioCommand scenario, int workers, boolean distributed, boolean kubernetes,
+    static CapacityPlan plan(ScenarioCommand scenario, double[] weights, boolean distributed, boolean kubernetes,
             long podMemory, long nodeMemory) {
-        return CapacityPlan.of(demand(scenario, workers, distributed, kubernetes, podMemory),
+        return CapacityPlan.of(demand(scenario, weights, distributed, kubernetes, podMemory),
                 Limits.ofThisMachine(nodeMemory), ConnectionCosts.MEASURED);
     }
 
     /** A run in this one process: refused, with one line naming the limit, when it cannot fit. */
     static void checkAlone(CommandSpec spec) {
         if (spec.userObject() instanceof ScenarioCommand scenario) {
-            CapacityPlan plan = plan(scenario, 1, false, false, 0, DEFAULT_NODE_MEMORY);
+            CapacityPlan plan = plan(scenario, new double[] {1}, false, false, 0, 0);
             if (!plan.fits()) {
                 throw new ParameterException(spec.commandLine(), "refused before sending anything: " + plan.refusal());
             }
         }
     }
 
-    static Demand demand(ScenarioCommand scenario, int workers, boolean distributed, boolean kubernetes,
+    /** {@code weights}: each worker's share, as the controller splits connections by them. */
+    static Demand demand(ScenarioCommand scenario, double[] weights, boolean distributed, boolean kubernetes,
             long podMemory) {
         CommandSpec spec = scenario.commandSpec;
         CommonOptions common = scenario.common();
@@ -50,9 +50,13 @@ final class Plans {
         int targets = common.target == null ? 0 : common.target.size();
         boolean local = common.target == null
                 || common.target.addresses().stream().allMatch(Plans::onThisMachine);
-        return new Demand(Math.max(1, connections), workers, targets, local,
+        connections = Math.max(1, connections);
+        long busiest = connections < weights.length ? connections
+                : Arrays.stream(ShardPlanner.split(connections, weights, "--connections")).max().orElse(connections);
+        return new Demand(connections, weights.length, busiest, targets, local,
+                value(spec, "--transport") == Protocol.UDP,
                 sources instanceof Converters.SourceAddresses s ? s.addresses().size() : 0,
-                number(spec, "--connect-rate", 0.0), scenario.warmupBound(),
+                number(spec, "--connect-rate", 0.0), scenario.warmupTime(),
                 duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory);
     }
 

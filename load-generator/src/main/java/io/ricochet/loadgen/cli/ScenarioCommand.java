@@ -22,16 +22,21 @@ abstract class ScenarioCommand implements Callable<Integer> {
     }
 
     /**
-     * The longest the scenario may warm up before its first interval: {@code --warmup}, or the open-loop default
-     * when not given; zero for a command whose warmup is not a time (rpc's is a call count).
+     * How long the scenario warms up before its first interval: {@code --warmup}, or its loop's default; zero for a
+     * command whose warmup is not a time (rpc's is a call count).
      */
-    Duration warmupBound() {
+    Duration warmupTime() {
         for (CommandSpec mixin : commandSpec.mixins().values()) {
             if (mixin.userObject() instanceof LoadOptions load) {
-                return load.warmup != null ? load.warmup : LoadOptions.OPEN_LOOP_WARMUP;
+                return load.warmup(positive("--rate") || positive("--per-connection-rate"));
             }
         }
         return Duration.ZERO;
+    }
+
+    private boolean positive(String option) {
+        return commandSpec.findOption(option) != null && commandSpec.findOption(option).getValue() instanceof Number n
+                && n.doubleValue() > 0;
     }
 
     /** Runs the scenario as parsed with {@code hooks}. Returns the exit status. */

@@ -64,7 +64,7 @@ final class Scenarios {
         try {
             LoadSpec.Builder builder = shape.apply(LoadSpec.builder((InetSocketAddress) null).size(load.size.min(), load.size.max())
                     .lengthField(load.field()).duration(load.duration).timeout(load.timeout)
-                    .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
+                    .sourceAddresses(load.sourceAddresses.addresses()).firstConnection(load.firstConnection).seed(common.seed).interval(common.interval)
                     .ioThreads(common.ioThreads).transport(common.io));
             boolean openLoop = builder.target(new InetSocketAddress(0)).build().openLoop();
             builder.warmup(load.warmup(openLoop)).build();

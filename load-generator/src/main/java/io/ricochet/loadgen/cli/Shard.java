@@ -25,6 +25,8 @@ import java.lang.annotation.Target;
         SEED,
         /** A list of source addresses, dealt round-robin; fewer than workers is an error, since workers would share. */
         DEAL_ADDRESSES,
+        /** The run-wide number of a worker's first connection: the connections of the workers before it. */
+        CONNECTION_OFFSET,
         /** A file, made absolute, so a worker started elsewhere reads the same file. */
         ABSOLUTE_FILE,
         /** The controller's own (target, report, JSON output, scrape): not passed on. */

@@ -11,8 +11,9 @@ import picocli.CommandLine.ParseResult;
  * Splits one parsed scenario into per-worker command lines, each option as the {@link Shard} rule declared beside it
  * says: totals (connections, concurrency, RPC clients, pairs, requests, cycles and warmup calls) are split by weight
  * with the remainder going to the largest fractions, rates are split in proportion, each worker gets its own seed,
- * a list of source addresses is dealt out round-robin (at least one per worker, so no two workers share a
- * (source, target) pair and its ephemeral ports), the targets go to every worker whole, files are made
+ * a list of source addresses is dealt out round-robin (at least one per worker, so no two workers draw on one
+ * address's ephemeral ports), the targets go to every worker whole with each worker's first connection numbered where
+ * the previous worker's share ends (so the targets are dealt evenly over the run), files are made
  * absolute, and options that only the controller acts on (target, report, JSON output, scrape) are dropped. Every
  * other option is passed on as given.
  */
@@ -36,6 +37,8 @@ final class ShardPlanner {
             args.add("--target=" + target);
             shards.add(args);
         }
+        long[] connections = null;
+        OptionSpec offset = null;
         for (OptionSpec option : scenario.commandSpec().options()) {
             String name = option.longestName();
             Shard.Rule rule = rule(option);
@@ -49,6 +52,9 @@ final class ShardPlanner {
                         long[] parts = split(total, weights, name);
                         for (int i = 0; i < workers; i++) {
                             shards.get(i).add(name + "=" + parts[i]);
+                        }
+                        if (name.equals("--connections") || name.equals("--concurrency")) {
+                            connections = parts;
                         }
                     } else {
                         copy(scenario, option, shards);
@@ -72,7 +78,7 @@ final class ShardPlanner {
                         String[] addresses = ((Converters.SourceAddresses) option.getValue()).addresses().stream()
                                 .map(java.net.InetAddress::getHostAddress).toArray(String[]::new);
                         if (addresses.length < workers) {
-                            // Shared, two workers would draw on one (source, target) pair's ephemeral ports unawares.
+                            // Shared, two workers would draw on one address's ephemeral ports unawares.
                             throw new IllegalArgumentException(name.substring(2) + ": " + addresses.length
                                     + " address(es) over " + workers + " workers would have workers share a source "
                                     + "address (expected: at least one per worker)");
@@ -82,6 +88,7 @@ final class ShardPlanner {
                         }
                     }
                 }
+                case CONNECTION_OFFSET -> offset = option;
                 case ABSOLUTE_FILE -> {
                     if (scenario.hasMatchedOption(name)) {
                         String file = java.nio.file.Path.of(scenario.matchedOption(name).originalStringValues().get(0))
@@ -92,6 +99,13 @@ final class ShardPlanner {
                     }
                 }
                 default -> copy(scenario, option, shards);
+            }
+        }
+        if (offset != null && connections != null) {
+            long first = ((Number) offset.getValue()).longValue();
+            for (int i = 0; i < workers; i++) {
+                shards.get(i).add(offset.longestName() + "=" + first);
+                first += connections[i];
             }
         }
         return shards;

@@ -24,16 +24,19 @@ public record CapacityPlan(List<String> lines, String refusal) {
         List<String> lines = new ArrayList<>();
         String refusal = null;
 
-        long perWorker = d.connectionsPerWorker();
-        lines.add(String.format(Locale.ROOT, "connections: %,d over %d worker(s), %,d each, to %s", d.connections(),
-                d.workers(), perWorker, d.embedded() ? "the embedded server" : d.targets() + " target(s)"));
+        long perWorker = d.busiestWorker();
+        lines.add(String.format(Locale.ROOT, "connections: %,d over %d worker(s), %,d %s, to %s", d.connections(),
+                d.workers(), perWorker, perWorker * d.workers() == d.connections() ? "each" : "at most",
+                d.embedded() ? "the embedded server" : d.targets() + " target(s)"));
 
         // A socket bound to a source address before connect takes a port of that address for every target; without
         // one, the kernel picks a port per (source, target) pair and the workers of one machine share its source.
         long perPort;
         String portsOf;
         if (d.sourceAddresses() > 0) {
-            perPort = ceil(d.connections(), d.sourceAddresses());
+            // A controller deals the addresses out evenly, whatever the workers' weights.
+            perPort = d.distributed() ? ceil(perWorker, Math.max(1, d.sourceAddresses() / d.workers()))
+                    : ceil(d.connections(), d.sourceAddresses());
             portsOf = "source address (" + d.sourceAddresses() + " given)";
         } else if (d.kubernetes()) {
             perPort = ceil(perWorker, Math.max(1, d.targets()));
@@ -86,14 +89,13 @@ public record CapacityPlan(List<String> lines, String refusal) {
                         gib(d.podMemoryBytes()));
             }
         } else {
-            long total = client + server + kernel;
-            lines.add(String.format(Locale.ROOT, "memory: about %s (generator %s, %s, kernel %s), of %s here", gib(total),
-                    gib(client), d.localTargets() ? "servers " + gib(server) : "servers elsewhere", gib(kernel),
-                    limits.memoryBytes() > 0 ? gib(limits.memoryBytes()) : "unknown"));
-            if (limits.memoryBytes() > 0 && total > limits.memoryBytes() && refusal == null) {
-                refusal = String.format(Locale.ROOT, "memory: about %s needed (generator %s, %s, kernel %s), but this "
-                        + "machine has %s", gib(total), gib(client), d.localTargets() ? "servers " + gib(server)
-                        : "servers elsewhere", gib(kernel), gib(limits.memoryBytes()));
+            String needed = String.format(Locale.ROOT, "about %s (generator %s, %s, kernel %s)",
+                    gib(client + server + kernel), gib(client),
+                    d.localTargets() ? "servers " + gib(server) : "servers elsewhere", gib(kernel));
+            lines.add("memory: " + needed + ", of " + (limits.memoryBytes() > 0 ? gib(limits.memoryBytes()) : "unknown")
+                    + " here");
+            if (limits.memoryBytes() > 0 && client + server + kernel > limits.memoryBytes() && refusal == null) {
+                refusal = "memory: " + needed + " needed, but this machine has " + gib(limits.memoryBytes());
             }
         }
 

@@ -8,8 +8,10 @@ import java.time.Duration;
  *
  * @param connections       connections held at once, over all workers
  * @param workers           processes (local JVMs or pods) they are split over
+ * @param busiestWorker     the most connections one worker gets (workers may be weighted)
  * @param targets           servers the connections are dealt over; 0 for the generator's own embedded server
  * @param localTargets      whether the servers run on this machine (loopback, or embedded), so their memory counts here
+ * @param udp               whether the connections are UDP sockets: an embedded server then answers on one socket
  * @param sourceAddresses   local addresses given to connect from; 0 for the kernel's choice
  * @param connectRate       connects per second over all workers; 0 for as fast as they go
  * @param warmup            the run's warmup, which a held-connection ramp may use
@@ -19,7 +21,8 @@ import java.time.Duration;
  * @param kubernetes        whether the workers are pods (their limits are the pods', not this machine's)
  * @param podMemoryBytes    the memory each worker pod requests (kubernetes only)
  */
-public record Demand(long connections, int workers, int targets, boolean localTargets, int sourceAddresses,
+public record Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets, boolean udp,
+        int sourceAddresses,
         double connectRate, Duration warmup, Duration duration, boolean distributed, boolean kubernetes,
         long podMemoryBytes) {
 
@@ -30,6 +33,10 @@ public record Demand(long connections, int workers, int targets, boolean localTa
         if (workers < 1) {
             throw new InvalidValueException("workers", Integer.toString(workers), ">= 1");
         }
+        if (busiestWorker < (connections + workers - 1) / workers || busiestWorker > connections) {
+            throw new InvalidValueException("busiestWorker", Long.toString(busiestWorker),
+                    "from an equal share to all " + connections);
+        }
     }
 
     /** The generator's own embedded server. */
@@ -38,17 +45,14 @@ public record Demand(long connections, int workers, int targets, boolean localTa
     }
 
     /**
-     * Descriptors the busiest process holds: a worker's connections; with the embedded server, every server end too,
-     * in the one process of a single run, or in the controller's.
+     * Descriptors the busiest process holds: a worker's connections; with the embedded server, every server end too
+     * (over UDP, its one socket), in the one process of a single run, or in the controller's.
      */
     public long descriptorsPerProcess() {
         if (!embedded()) {
-            return connectionsPerWorker();
+            return busiestWorker;
         }
-        return distributed ? Math.max(connectionsPerWorker(), connections) : 2 * connections;
-    }
-
-    public long connectionsPerWorker() {
-        return (connections + workers - 1) / workers;
+        long serverEnds = udp ? 1 : connections;
+        return distributed ? Math.max(busiestWorker, serverEnds) : connections + serverEnds;
     }
 }

@@ -43,15 +43,11 @@ public final class CrrLoad extends FrameLoad {
     private final class Worker {
         private final long id;
         private final int loop;
-        private final InetSocketAddress target;
-        private final InetSocketAddress local;
         private long seq;
 
         Worker(long id, int loop) {
             this.id = id;
             this.loop = loop;
-            this.target = spec.target(id);
-            this.local = spec.source(id);
         }
 
         void next() {
@@ -63,7 +59,10 @@ public final class CrrLoad extends FrameLoad {
             active.incrementAndGet();
             stats.sent.increment();
             Transaction tx = new Transaction(this, s, begin);
-            ChannelFuture connected = frames.connect(target, local, loops.get(loop), tx);
+            // Each transaction is a connection of its own: the workers' successive ones go round every target.
+            long connection = id + s * spec.connections();
+            InetSocketAddress target = spec.target(connection);
+            ChannelFuture connected = frames.connect(target, spec.source(connection), loops.get(loop), tx);
             connected.addListener(f -> {
                 if (!f.isSuccess()) {
                     connectFailed(target, f.cause());

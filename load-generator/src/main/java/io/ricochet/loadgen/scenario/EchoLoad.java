@@ -211,7 +211,11 @@ public final class EchoLoad extends FrameLoad {
         }
         long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         for (ChannelFuture f : closing) {
-            f.awaitUninterruptibly(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            f.awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
         }
         frames.close();
     }

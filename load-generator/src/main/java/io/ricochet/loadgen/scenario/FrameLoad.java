@@ -128,19 +128,21 @@ public abstract class FrameLoad implements Load {
     }
 
     /**
-     * Gives up when going on cannot measure anything: connects have failed for {@code --timeout}, or
-     * {@value #CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP} times in a row, with none succeeding (they are retried
-     * meanwhile, so a server that starts late is waited for); or nothing was ever answered (not even
+     * Gives up when going on cannot measure anything: no connection is open and connects have failed for
+     * {@code --timeout}, or {@value #CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP} times in a row, with none succeeding
+     * (they are retried meanwhile, so a server that starts late is waited for); or nothing was ever answered (not even
      * late), and as many handshakes failed as there are connections with none done, or as many connections ended owed
      * replies they never got (over UDP, where a datagram may just be lost, three per socket).
      */
     @Override
     public String futile() {
+        // With connections open, the run measures them: one dead target of several does not end it.
+        boolean noneOpen = stats.openConnections.get() == 0;
         long failingSince = connectsFailingSince.get();
-        if (failingSince != 0 && System.nanoTime() - failingSince >= spec.timeout().toNanos()) {
+        if (noneOpen && failingSince != 0 && System.nanoTime() - failingSince >= spec.timeout().toNanos()) {
             return "connects failed for --timeout " + Durations.format(spec.timeout()) + " with none succeeding";
         }
-        if (consecutiveConnectFailures.get() >= CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP) {
+        if (noneOpen && consecutiveConnectFailures.get() >= CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP) {
             return CONSECUTIVE_CONNECT_FAILURES_TO_GIVE_UP + " connects in a row failed";
         }
         RunStats.Counts c = stats.counts();

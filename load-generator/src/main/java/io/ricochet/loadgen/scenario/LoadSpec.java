@@ -25,6 +25,8 @@ import java.util.List;
  * @param targets     the servers, dealt round-robin over the connections
  * @param sourceAddresses local addresses to connect from (empty: the kernel's choice), dealt so that every
  *                    (source, server) pair carries an equal share
+ * @param firstConnection the run-wide number of this load's first connection (a controller's worker's share starts
+ *                    where the previous worker's ends), so targets and sources are dealt evenly over the whole run
  * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
  * @param tls         the client's TLS for TCP connections, or null for plaintext
  * @param noise       the client's Noise channel for TCP connections, or null; not with {@code tls}
@@ -44,6 +46,7 @@ public record LoadSpec(
         Duration warmup,
         Duration timeout,
         List<InetAddress> sourceAddresses,
+        long firstConnection,
         long seed,
         long maxRequests,
         Duration interval,
@@ -73,6 +76,7 @@ public record LoadSpec(
         notNull("warmup", warmup);
         positive("timeout", timeout);
         sourceAddresses = List.copyOf(sourceAddresses);
+        inRange("firstConnection", firstConnection, 0, Long.MAX_VALUE / 2);
         inRange("maxRequests", maxRequests, 0, Long.MAX_VALUE);
         positive("interval", interval);
         inRange("ioThreads", ioThreads, 0, 1024);
@@ -101,19 +105,23 @@ public record LoadSpec(
         return tls != null || noise != null;
     }
 
-    /** The server of connection {@code id}: round-robin over the targets. */
+    /**
+     * The server of connection {@code id}: round-robin over the targets, counted from {@code firstConnection} so the
+     * workers of one run, each numbering its own from 0, continue one another's rounds.
+     */
     public InetSocketAddress target(long id) {
-        return targets.forConnection(id);
+        return targets.forConnection(firstConnection + id);
     }
 
     /**
      * The local address connection {@code id} binds (port chosen by the kernel), or null for the kernel's choice.
      * Consecutive connections go to each target in turn, and each round of targets to the next source, so every
-     * (source, target) pair, which has its own ephemeral port range, carries an equal share.
+     * (source, target) pair carries an equal share. A bound socket takes a port of its source address whichever the
+     * target, so each address holds one ephemeral range of connections in all.
      */
     public InetSocketAddress source(long id) {
-        return sourceAddresses.isEmpty() ? null
-                : new InetSocketAddress(sourceAddresses.get((int) (id / targets.size() % sourceAddresses.size())), 0);
+        return sourceAddresses.isEmpty() ? null : new InetSocketAddress(
+                sourceAddresses.get((int) ((firstConnection + id) / targets.size() % sourceAddresses.size())), 0);
     }
 
     public boolean openLoop() {
@@ -153,6 +161,7 @@ public record LoadSpec(
         b.warmup = warmup;
         b.timeout = timeout;
         b.sourceAddresses = sourceAddresses;
+        b.firstConnection = firstConnection;
         b.seed = seed;
         b.maxRequests = maxRequests;
         b.interval = interval;
@@ -178,6 +187,7 @@ public record LoadSpec(
         private Duration warmup = Duration.ZERO;
         private Duration timeout = Duration.ofSeconds(5);
         private List<InetAddress> sourceAddresses = List.of();
+        private long firstConnection;
         private long seed = 1;
         private long maxRequests;
         private Duration interval = Duration.ofSeconds(1);
@@ -204,6 +214,7 @@ public record LoadSpec(
         public Builder warmup(Duration v) { warmup = v; return this; }
         public Builder timeout(Duration v) { timeout = v; return this; }
         public Builder sourceAddresses(List<InetAddress> v) { sourceAddresses = v; return this; }
+        public Builder firstConnection(long v) { firstConnection = v; return this; }
         public Builder seed(long v) { seed = v; return this; }
         public Builder maxRequests(long v) { maxRequests = v; return this; }
         public Builder interval(Duration v) { interval = v; return this; }
@@ -214,7 +225,7 @@ public record LoadSpec(
 
         public LoadSpec build() {
             return new LoadSpec(targets, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
-                    maxSize, lengthField, duration, warmup, timeout, sourceAddresses, seed, maxRequests, interval,
+                    maxSize, lengthField, duration, warmup, timeout, sourceAddresses, firstConnection, seed, maxRequests, interval,
                     ioThreads, transport, tls, noise);
         }
     }

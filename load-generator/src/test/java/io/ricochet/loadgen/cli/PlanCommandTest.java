@@ -20,7 +20,7 @@ class PlanCommandTest {
                 "100k", "--source-addresses", "127.0.0.2-127.0.0.13", "--connect-rate", "5000", "--warmup", "60s",
                 "--duration", "30s");
         assertEquals(ExitCodes.OK, r.exit(), r.err());
-        assertTrue(r.out().startsWith("connections: 100,000 over 6 worker(s), 16,667 each, to 1 target(s)\n"
+        assertTrue(r.out().startsWith("connections: 100,000 over 6 worker(s), 16,667 at most, to 1 target(s)\n"
                 + "ports: 8,334 per source address (12 given), of "), r.out());
         assertTrue(r.out().contains("\nconnect time: 20.0 s at 5,000/s, in a run of 90.0 s\n"), r.out());
         assertTrue(r.out().endsWith("fits\n"), r.out());

@@ -85,6 +85,16 @@ class ShardPlannerTest {
     }
 
     @Test
+    void eachWorkersConnectionsAreNumberedOnFromThePreviousWorkers() {
+        List<List<String>> echo = plan(new double[] {1, 1, 2}, "echo", "--connections", "8");
+        assertTrue(echo.get(0).contains("--first-connection=0"), echo.get(0).toString());
+        assertTrue(echo.get(1).contains("--first-connection=2"), echo.get(1).toString());
+        assertTrue(echo.get(2).contains("--first-connection=4"), echo.get(2).toString());
+        List<List<String>> crr = plan(new double[] {1, 1}, "crr", "--concurrency", "6");
+        assertTrue(crr.get(1).contains("--first-connection=3"), crr.get(1).toString());
+    }
+
+    @Test
     void aWorkerTakesTheControllerAsOneAddress() {
         ParseResult worker = LoadGeneratorMain.newCommandLine().parseArgs("worker", "--controller=127.0.0.1:42315",
                 "--index=0");

@@ -90,6 +90,8 @@ class FutileLoadTest {
                 load.connectFailed(nowhere, new ConnectException("Connection refused"));
             }
             assertEquals("1000 connects in a row failed", load.futile());
+            load.stats().openConnections.incrementAndGet();
+            assertNull(load.futile(), "with a connection open, one dead target of several does not end the run");
         }
     }
 }

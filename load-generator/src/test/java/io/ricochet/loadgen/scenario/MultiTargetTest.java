@@ -60,6 +60,45 @@ class MultiTargetTest {
     }
 
     @Test
+    void connectsPerRequestGoRoundEveryTarget() throws Exception {
+        List<RicochetServer> servers = new ArrayList<>();
+        List<SimpleMeterRegistry> registries = new ArrayList<>();
+        try {
+            List<InetSocketAddress> addresses = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                SimpleMeterRegistry registry = new SimpleMeterRegistry();
+                servers.add(RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").tcpPort(0)
+                        .transport(TransportKind.NIO).ioThreads(1).build()).handler(new ReverseEchoHandler())
+                        .meterRegistry(registry).build().startAndAwait());
+                registries.add(registry);
+                addresses.add(servers.get(i).tcpAddress());
+            }
+            // One transaction at a time: every one of them must still reach each server in turn.
+            LoadSpec spec = LoadSpec.builder(new Targets(addresses)).connections(1).timeout(Duration.ofSeconds(10))
+                    .build();
+            try (CrrLoad load = new CrrLoad(spec)) {
+                load.start();
+                for (SimpleMeterRegistry registry : registries) {
+                    Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> opened(registry) >= 2);
+                }
+                load.stopSending();
+                load.drain(Duration.ofSeconds(5));
+                assertEquals(0, load.counts().bad(), "every reply verified");
+            }
+        } finally {
+            servers.forEach(RicochetServer::close);
+        }
+    }
+
+    @Test
+    void aWorkersShareContinuesTheRoundsOfTheWorkersBeforeIt() {
+        Targets targets = Targets.parse("127.0.0.1:7000-7007");
+        LoadSpec second = LoadSpec.builder(targets).connections(4).firstConnection(4).build();
+        assertEquals(7004, second.target(0).getPort());
+        assertEquals(7007, second.target(3).getPort());
+    }
+
+    @Test
     void everySourceTargetPairCarriesAnEqualShare() throws Exception {
         Targets targets = Targets.parse("127.0.0.1:7000-7002");
         LoadSpec spec = LoadSpec.builder(targets).connections(12)
@@ -72,6 +111,11 @@ class MultiTargetTest {
         }
         assertEquals(6, pairs.size(), pairs.toString());
         assertTrue(pairs.values().stream().allMatch(n -> n == 2), pairs.toString());
+    }
+
+    private static double opened(SimpleMeterRegistry registry) {
+        var counter = registry.find(MeterNames.CONNECTIONS_OPENED).counter();
+        return counter == null ? -1 : counter.count();
     }
 
     private static double active(SimpleMeterRegistry registry) {
