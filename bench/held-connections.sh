@@ -80,7 +80,7 @@ java -Xmx512m -XX:+UseSerialGC -jar load-generator/target/load-generator.jar con
   --worker-jvm-args "$WORKER_JVM" \
   massive --target "127.0.0.1:$PORT" --source-addresses "127.0.0.2-127.0.0.$LAST" --connections "$N" \
   --connect-rate "$CONNECT_RATE/s" --per-connection-rate "$RATE/s" --warmup "${WARMUP}s" --duration "${HOLD}s" \
-  --timeout 10s --json --report "$OUT/report" $( [ -n "${SCRAPE_FLAG:-}" ] && echo "--scrape $(IFS=,; echo "${SCRAPE[*]}")" ) \
+  --timeout 10s --json --report "$OUT/report" --scrape "$(IFS=,; echo "${SCRAPE[*]}")" \
   > "$OUT/summary.json" 2> "$OUT/controller.err" &
 CONTROLLER=$!
 
@@ -134,6 +134,8 @@ rows = [
     ("idle worker RSS / server RSS before connections (per process)", f"{int(wr0) / procs / 1024:,.0f} MiB / "
         f"{int(sr0) / procs / 1024:,.0f} MiB"),
     ("kernel slab memory per connection (both ends' sockets)", f"{per(slab0, slab1):,.0f} B"),
+    ("server CPU peak (all processes, of one core each) / frames sent, summed over the servers",
+        f"{(m.get('server') or {}).get('cpu_max')} / {(m.get('server') or {}).get('frames_sent')}"),
     ("exit status / first error", f"{status} / {m.get('first_error')}"),
 ]
 print("| measure | value |\n|---|---:|", flush=True)

@@ -8,8 +8,8 @@ public record ConnectionCosts(long clientBytes, long serverBytes, long kernelByt
         long serverBaseBytes) {
     /**
      * Measured by {@code bench/held-connections.sh 100000} on the 2-core, 24 GiB machine (docs/performance.md,
-     * "A hundred thousand held connections"): RSS growth per connection while holding, slab growth for the kernel, and
-     * an idle worker's and server's RSS.
+     * "A hundred thousand held connections"): RSS growth per connection while holding (4,014 B and 2,998 B), slab
+     * growth for the kernel (8,382 B), and an idle worker's and server's RSS (91 and 85 MiB).
      */
-    public static final ConnectionCosts MEASURED = new ConnectionCosts(4_600, 3_200, 8_400, 160L << 20, 110L << 20);
+    public static final ConnectionCosts MEASURED = new ConnectionCosts(4_000, 3_000, 8_400, 91L << 20, 85L << 20);
 }

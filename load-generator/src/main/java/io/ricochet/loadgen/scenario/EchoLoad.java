@@ -141,12 +141,13 @@ public final class EchoLoad extends FrameLoad {
     }
 
     void connectionClosed(LoadConnection c) {
-        // Replace connections dropped mid-run (a request timeout, the server's idle timeout); the short
+        // Replace connections dropped mid-run (a request timeout, the server's idle timeout), during the ramp too: it
+        // reopens the same connection (its target and source), so the ramp's count of connects stays right. The short
         // delay keeps a server that closes every connection at once from turning this into a busy loop.
-        if (sending && !closing && allConnectsAttempted()) {
+        if (sending && !closing) {
             c.driver.loop().schedule(() -> {
                 if (sending && !closing) {
-                    connect(nextId.getAndIncrement());
+                    connect(c.id);
                 }
             }, 10, TimeUnit.MILLISECONDS);
         }
@@ -154,11 +155,6 @@ public final class EchoLoad extends FrameLoad {
 
     void connectionFailed(Throwable cause) {
         firstFailure.compareAndSet(null, cause);
-    }
-
-    /** Whether every requested connection has been attempted. */
-    public boolean allConnectsAttempted() {
-        return nextId.get() >= spec.connections();
     }
 
     @Override
