@@ -7,7 +7,9 @@
 # of every server and worker, before the load and while holding, and the kernel's memory for the sockets: the growth of
 # its slab caches (/proc/meminfo Slab), since /proc/net/sockstat's counters read ~0 on this machine's kernel.
 # usage: bench/held-connections.sh N [HOLD_SECONDS] [RATE_PER_CONNECTION]
-#   env: CONNECT_RATE (total connects/s, default 5000), SERVER_HEAP (default 256m), WORKER_HEAP (default 384m)
+#   env: CONNECT_RATE (total connects/s, default 5000), TIMEOUT (a reply later than this is an error and its connection
+#   is dropped and opened again, default 10s), WARMUP (seconds, default from the ramp), SERVER_HEAP (default 256m),
+#   WORKER_HEAP (default 384m)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:?usage: bench/held-connections.sh N [HOLD_SECONDS] [RATE_PER_CONNECTION]}
@@ -20,7 +22,7 @@ RAMP=$(( (N + CONNECT_RATE - 1) / CONNECT_RATE ))
 # Long enough for the ramp (on 2 cores it runs at about a third of the asked rate), the connect retries of a full
 # backlog, and the measurements below (about 5 s per process), none of it counted.
 MEASURING=$(( PROCS * 2 * 5 + 10 ))
-WARMUP=$(( RAMP * 4 + 30 + MEASURING ))
+WARMUP=${WARMUP:-$(( RAMP * 4 + 30 + MEASURING ))}
 OUT=target/bench/held-$N
 rm -rf "$OUT"; mkdir -p "$OUT"
 JVM_SMALL="-XX:+UseSerialGC -XX:ActiveProcessorCount=1 -Xss256k -XX:ReservedCodeCacheSize=48m -XX:MaxMetaspaceSize=96m"
@@ -80,7 +82,7 @@ java -Xmx512m -XX:+UseSerialGC -jar load-generator/target/load-generator.jar con
   --worker-jvm-args "$WORKER_JVM" \
   massive --target "127.0.0.1:$PORT" --source-addresses "127.0.0.2-127.0.0.$LAST" --connections "$N" \
   --connect-rate "$CONNECT_RATE/s" --per-connection-rate "$RATE/s" --warmup "${WARMUP}s" --duration "${HOLD}s" \
-  --timeout 10s --json --report "$OUT/report" --scrape "$(IFS=,; echo "${SCRAPE[*]}")" \
+  --timeout "${TIMEOUT:-10s}" --json --report "$OUT/report" --scrape "$(IFS=,; echo "${SCRAPE[*]}")" \
   > "$OUT/summary.json" 2> "$OUT/controller.err" &
 CONTROLLER=$!
 

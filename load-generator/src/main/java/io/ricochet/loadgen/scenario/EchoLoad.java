@@ -168,6 +168,15 @@ public final class EchoLoad extends FrameLoad {
         sending = false;
     }
 
+    /** Send ticks the loops have run: as many as sends are due, not one every 100 µs. */
+    long sendTicks() {
+        long n = 0;
+        for (LoopDriver d : drivers) {
+            n += d.loop().submit(d::ticks).syncUninterruptibly().getNow();
+        }
+        return n;
+    }
+
     /** Requests sent and not yet answered, failed or timed out. */
     public int inFlight() {
         int n = 0;
