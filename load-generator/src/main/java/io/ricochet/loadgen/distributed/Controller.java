@@ -317,8 +317,16 @@ public final class Controller implements AutoCloseable {
             }
             settings.progress().println("controller: all " + workers.length + " workers ready; started");
             IntervalReporter reporter = new IntervalReporter(report, settings.progress(), settings.intervals());
+            // The workers count nothing of their warmup: the server's baseline is taken again when it ends, as a
+            // single run takes it, or the frames cross-check would hold the warmup's frames against none of them.
+            long measuring = start + settings.warmup().toNanos();
+            boolean rebased = settings.warmup().isZero();
             while (!allTerminal()) {
                 Thread.sleep(POLL_MILLIS);
+                if (!rebased && System.nanoTime() >= measuring) {
+                    base = server.sample();
+                    rebased = true;
+                }
                 watch(executor);
                 emitIntervals(reporter, false);
             }

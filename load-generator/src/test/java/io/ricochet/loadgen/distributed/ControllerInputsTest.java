@@ -291,6 +291,39 @@ class ControllerInputsTest {
         return h;
     }
 
+    /** The server's frames during the workers' warmup are not held against the client's count, which has none. */
+    @Test
+    void theFramesCrossCheckStartsWhenTheWarmupEnds() throws Exception {
+        AtomicLong frames = new AtomicLong();
+        AtomicLong scrapes = new AtomicLong();
+        HttpServer metrics = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        metrics.createContext("/metrics", exchange -> {
+            scrapes.incrementAndGet();
+            byte[] body = ("ricochet_frames_sent_total{io=\"epoll\",name=\"echo\",protocol=\"tcp\",role=\"server\"} "
+                    + frames.get() + ".0\n").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        metrics.start();
+        try (ControllerRun run = new ControllerRun(1, Duration.ofSeconds(1),
+                List.of(URI.create("http://127.0.0.1:" + metrics.getAddress().getPort() + "/metrics")),
+                Duration.ofSeconds(60), Duration.ofSeconds(2))) {
+            FakeWorker w = run.ready(0);
+            w.awaitStart();
+            frames.set(1_000); // answered during the warmup
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> scrapes.get() >= 2);
+            frames.addAndGet(7);
+            w.accepted(Coordination.REPORT, FakeWorker.report(0, 0).setOk(7).build());
+            w.accepted(Coordination.DONE, FakeWorker.done(0));
+            DistributedSummary summary = run.summary();
+            assertEquals(7, summary.merged().ok());
+            assertEquals(7, summary.merged().server().framesSent(), summary.merged().server().toString());
+        } finally {
+            metrics.stop(0);
+        }
+    }
+
     /**
      * A scrape target taking a second per scrape once held the merger back until an honest worker's on-time
      * reports fell outside the window, and the run failed.
