@@ -1,10 +1,10 @@
 package io.ricochet.loadgen.cli;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
 import io.ricochet.loadgen.distributed.RunSecret;
@@ -22,7 +22,6 @@ import io.ricochet.loadgen.report.SummaryTable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
