@@ -29,16 +29,7 @@ class MultiTargetTest {
         List<RicochetServer> servers = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         try {
-            List<InetSocketAddress> addresses = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                SimpleMeterRegistry registry = new SimpleMeterRegistry();
-                RicochetServer server = RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1")
-                        .tcpPort(0).transport(TransportKind.NIO).ioThreads(1).build()).handler(new ReverseEchoHandler())
-                        .meterRegistry(registry).build().startAndAwait();
-                servers.add(server);
-                registries.add(registry);
-                addresses.add(server.tcpAddress());
-            }
+            List<InetSocketAddress> addresses = startEchoServers(3, servers, registries);
             LoadSpec spec = LoadSpec.builder(new Targets(addresses)).connections(6).pipeline(2)
                     .sourceAddresses(List.of(InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.3")))
                     .timeout(Duration.ofSeconds(10)).build();
@@ -64,15 +55,7 @@ class MultiTargetTest {
         List<RicochetServer> servers = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         try {
-            List<InetSocketAddress> addresses = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                SimpleMeterRegistry registry = new SimpleMeterRegistry();
-                servers.add(RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").tcpPort(0)
-                        .transport(TransportKind.NIO).ioThreads(1).build()).handler(new ReverseEchoHandler())
-                        .meterRegistry(registry).build().startAndAwait());
-                registries.add(registry);
-                addresses.add(servers.get(i).tcpAddress());
-            }
+            List<InetSocketAddress> addresses = startEchoServers(3, servers, registries);
             // One transaction at a time: every one of them must still reach each server in turn.
             LoadSpec spec = LoadSpec.builder(new Targets(addresses)).connections(1).timeout(Duration.ofSeconds(10))
                     .build();
@@ -111,6 +94,22 @@ class MultiTargetTest {
         }
         assertEquals(6, pairs.size(), pairs.toString());
         assertTrue(pairs.values().stream().allMatch(n -> n == 2), pairs.toString());
+    }
+
+    /** Starts {@code n} echo servers on ephemeral loopback ports, adding each and its meters to the lists. */
+    private static List<InetSocketAddress> startEchoServers(int n, List<RicochetServer> servers,
+            List<SimpleMeterRegistry> registries) {
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RicochetServer server = RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").tcpPort(0)
+                    .transport(TransportKind.NIO).ioThreads(1).build()).handler(new ReverseEchoHandler())
+                    .meterRegistry(registry).build().startAndAwait();
+            servers.add(server);
+            registries.add(registry);
+            addresses.add(server.tcpAddress());
+        }
+        return addresses;
     }
 
     private static double opened(SimpleMeterRegistry registry) {
