@@ -27,9 +27,14 @@ final class Plans {
                 Limits.ofThisMachine(nodeMemory), ConnectionCosts.MEASURED);
     }
 
-    /** A run in this one process: refused, with one line naming the limit, when it cannot fit. */
+    /**
+     * A run in this one process: refused, with one line naming the limit, when it cannot fit. Its TLS and Noise flags
+     * are checked first, so a wrong flag is named as such rather than as a run too big.
+     */
     static void checkAlone(CommandSpec spec) {
         if (spec.userObject() instanceof ScenarioCommand scenario) {
+            RunSupport.validateSecurityFlags(spec.commandLine(), scenario.common(),
+                    value(spec, "--transport") == Protocol.UDP);
             CapacityPlan plan = plan(scenario, new double[] {1}, false, false, 0, 0);
             if (!plan.fits()) {
                 throw new ParameterException(spec.commandLine(), "refused before sending anything: " + plan.refusal());

@@ -69,8 +69,7 @@ final class RunSupport {
      */
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
             Duration idleTimeout, boolean withRpc, boolean udp, PrintStream err) {
-        common.tls.validate(cli, udp);
-        common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
+        validateSecurityFlags(cli, common, udp);
         if (common.target != null) {
             return new Target(common.target, common.target, common.target.first(), common.scrape, null,
                     common.tls.client(cli, null, common.noise.tlsKeyBits()), null, null,
@@ -99,6 +98,12 @@ final class RunSupport {
             }
             throw e;
         }
+    }
+
+    /** The TLS and Noise flags, each a usage error of its own ({@code udp}: the command sends datagrams). */
+    static void validateSecurityFlags(CommandLine cli, CommonOptions common, boolean udp) {
+        common.tls.validate(cli, udp);
+        common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
     }
 
     /** For a command that loads one server (rpc, register, udp-stream): a list of targets is a usage error. */
