@@ -18,8 +18,9 @@ final class Plans {
     }
 
     /**
-     * The plan of {@code scenario} (a parsed scenario command) over {@code workers}; {@code distributed} when a
-     * controller runs it, {@code podMemory} what each worker pod requests on Kubernetes (0 otherwise).
+     * The plan of {@code scenario} (a parsed scenario command) over workers weighted {@code weights};
+     * {@code distributed} when a controller runs it, {@code podMemory} what each worker pod requests on Kubernetes (0
+     * otherwise).
      */
     static CapacityPlan plan(ScenarioCommand scenario, double[] weights, boolean distributed, boolean kubernetes,
             long podMemory, long nodeMemory) {
