@@ -101,6 +101,11 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
     int maxUdpSessions;
 
+    @Option(names = "--udp-channels", defaultValue = "0", description = "UDP sockets on the UDP port (SO_REUSEPORT), "
+            + "one event loop each; the kernel keeps each peer on one. 0 = one per I/O thread on epoll and io_uring, one "
+            + "on nio (default: ${DEFAULT-VALUE}).")
+    int udpChannels;
+
     @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 = one per core (default: ${DEFAULT-VALUE}).")
     int ioThreads;
 
@@ -299,6 +304,7 @@ final class EchoServerCommand implements Callable<Integer> {
                     .idleTimeout(idleTimeout)
                     .maxUdpSessions(maxUdpSessions)
                     .ioThreads(ioThreads)
+                    .udpChannels(udpChannels)
                     .transport(transport)
                     .shutdownTimeout(shutdownTimeout)
                     .lingerTimeout(lingerTimeout)

@@ -19,6 +19,7 @@ final class FlagNames {
             entry("lengthField", "--length-field"), entry("maxFrame", "--max-frame"),
             entry("idleTimeout", "--idle-timeout"), entry("maxConnections", "--max-connections"),
             entry("maxUdpSessions", "--max-udp-sessions"), entry("ioThreads", "--io-threads"),
+            entry("udpChannels", "--udp-channels"),
             entry("transport", "--transport"), entry("shutdownTimeout", "--shutdown-timeout"),
             entry("lingerTimeout", "--linger-timeout"), entry("metricsPort", "--metrics-port"),
             entry("tlsPort", "--tls-port"), entry("noisePort", "--noise-port"));

@@ -30,6 +30,10 @@ import java.time.Duration;
  * @param reusePort              bind the TCP and UDP listeners with {@code SO_REUSEPORT}, so several processes (or
  *                               servers) bound to the same port share it, and the kernel spreads new connections and
  *                               UDP peers over them by a hash of the peer's address
+ * @param udpChannels            UDP sockets bound to the UDP port with {@code SO_REUSEPORT}, one event loop each, so
+ *                               the kernel spreads peers over the loops (a peer stays on one); 0 (the default) means
+ *                               one per event loop on epoll and io_uring and one on NIO, the fallback; a count applies
+ *                               on every transport, capped at the event loops there are
  */
 public record ServerConfig(
         String host,
@@ -48,7 +52,8 @@ public record ServerConfig(
         int writeBufferHighWatermark,
         Duration shutdownTimeout,
         Duration lingerTimeout,
-        boolean reusePort) {
+        boolean reusePort,
+        int udpChannels) {
 
     /** A port value that turns that listener off. */
     public static final int DISABLED = -1;
@@ -85,6 +90,7 @@ public record ServerConfig(
         inRange("writeBufferHighWatermark", writeBufferHighWatermark, writeBufferLowWatermark, Integer.MAX_VALUE);
         positive("shutdownTimeout", shutdownTimeout);
         positive("lingerTimeout", lingerTimeout);
+        inRange("udpChannels", udpChannels, 0, 1024);
     }
 
     /** Largest UDP body: {@code min(maxFrame, 65507 - field width)}, 65,503 with the 4-byte field. */
@@ -128,6 +134,7 @@ public record ServerConfig(
         b.shutdownTimeout = shutdownTimeout;
         b.lingerTimeout = lingerTimeout;
         b.reusePort = reusePort;
+        b.udpChannels = udpChannels;
         return b;
     }
 
@@ -150,6 +157,7 @@ public record ServerConfig(
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
         private boolean reusePort;
+        private int udpChannels;
 
         private Builder() {
         }
@@ -243,12 +251,18 @@ public record ServerConfig(
             return this;
         }
 
+        /** UDP sockets on the one port, one event loop each; 0 for one per event loop where the transport scales so. */
+        public Builder udpChannels(int udpChannels) {
+            this.udpChannels = udpChannels;
+            return this;
+        }
+
         public ServerConfig build() {
             notNull("lengthField", lengthField);
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
-                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort);
+                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, udpChannels);
         }
     }
 }

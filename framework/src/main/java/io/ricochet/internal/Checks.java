@@ -26,6 +26,14 @@ public final class Checks {
         return value;
     }
 
+    /** Rejects NaN too: it is in no range. */
+    public static double inRange(String field, double value, double min, double max) {
+        if (!(value >= min && value <= max)) {
+            throw new InvalidValueException(field, Double.toString(value), min + ".." + max);
+        }
+        return value;
+    }
+
     public static int positive(String field, int value) {
         if (value <= 0) {
             throw new InvalidValueException(field, Integer.toString(value), "> 0");

@@ -7,10 +7,12 @@ import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
 import io.ricochet.handler.AcceptErrorHandler;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.handler.ConnectionRegistry;
@@ -28,8 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -77,14 +79,15 @@ public final class RicochetServer implements AutoCloseable {
     private final String name;
     private final String tcpProtocolTag;
     private final ConnectionRegistry connections;
-    private final AtomicInteger udpSessions = new AtomicInteger();
+    private final ConnectionBudget udpSessions;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     /** The binds of the one start: a stop during the start waits for them. */
     private final CompletableFuture<Void> binding = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final List<TransportMeters> meters = new ArrayList<>();
     private volatile Channel tcpChannel;
-    private volatile Channel udpChannel;
+    /** The UDP sockets bound so far, all on one port; the first one bound first. */
+    private final List<Channel> udpChannels = new CopyOnWriteArrayList<>();
 
     private RicochetServer(Builder b, EventLoops loops, boolean ownsLoops) {
         this.config = b.config;
@@ -99,6 +102,8 @@ public final class RicochetServer implements AutoCloseable {
         this.name = b.name;
         this.tcpProtocolTag = b.tcpProtocolTag;
         this.connections = new ConnectionRegistry(config.maxConnections(), b.budget);
+        // One cap for every UDP socket of the port, however the kernel spreads the peers over them.
+        this.udpSessions = new ConnectionBudget(config.maxUdpSessions());
     }
 
     public static Builder builder() {
@@ -120,7 +125,7 @@ public final class RicochetServer implements AutoCloseable {
         try {
             // Every meter first: a clash must fail the start before anything is bound.
             TransportCounters tcpCounters = config.tcpEnabled() ? counters(tcpProtocolTag, connections::active) : null;
-            TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessions::get) : null;
+            TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessions::held) : null;
             CompletableFuture<Void> tcp = tcpCounters != null ? bindTcp(tcpCounters) : CompletableFuture.completedFuture(null);
             CompletableFuture<Void> udp = udpCounters != null ? bindUdp(udpCounters) : CompletableFuture.completedFuture(null);
             CompletableFuture.allOf(tcp, udp).whenComplete((v, e) -> {
@@ -199,24 +204,45 @@ public final class RicochetServer implements AutoCloseable {
         bootstrap.childOption(option, (T) value);
     }
 
+    /**
+     * Binds the UDP port once per channel, each channel on an event loop of its own: the first with the
+     * configured port, the rest with the port it got, all with {@code SO_REUSEPORT} when there are several.
+     */
     private CompletableFuture<Void> bindUdp(TransportCounters udpCounters) {
+        List<EventLoop> channelLoops = udpLoops();
+        boolean reusePort = config.reusePort() || channelLoops.size() > 1;
+        CompletableFuture<Void> bound = bindUdp(channelLoops.get(0), config.udpPort(), reusePort, udpCounters);
+        for (EventLoop loop : channelLoops.subList(1, channelLoops.size())) {
+            bound = bound.thenCompose(v -> bindUdp(loop, udpAddress().getPort(), true, udpCounters));
+        }
+        return bound.thenRun(() -> log.info("udp bound to {} ({}, {} channel{})", hostPort(udpAddress()),
+                loops.kind().label(), channelLoops.size(), channelLoops.size() == 1 ? "" : "s"));
+    }
+
+    /** The event loops that get a UDP channel: as many as configured, or one per loop where the transport scales. */
+    private List<EventLoop> udpLoops() {
+        List<EventLoop> all = new ArrayList<>();
+        loops.group().forEach(executor -> all.add((EventLoop) executor));
+        int wanted = config.udpChannels() != 0 ? config.udpChannels()
+                : loops.kind() == TransportKind.NIO ? 1 : all.size();
+        return all.subList(0, Math.min(wanted, all.size()));
+    }
+
+    private CompletableFuture<Void> bindUdp(EventLoop loop, int port, boolean reusePort, TransportCounters udpCounters) {
         int width = config.lengthField().width();
         Bootstrap bootstrap = new Bootstrap()
-                .group(loops.group())
+                .group(loop)
                 .channel(loops.transport().datagramChannel())
                 .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
                 .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
                 // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
                 .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(width + config.maxUdpBody() + 1))
                 .handler(new UdpSessionHandler(handlers, new ConnectionStats(udpCounters), width, config.maxUdpBody(),
-                        config.maxUdpSessions(), config.idleTimeout(), udpSessions));
-        if (config.reusePort()) {
+                        config.idleTimeout(), udpSessions));
+        if (reusePort) {
             bootstrap.option(loops.transport().reusePortOption(), true);
         }
-        return bound(bootstrap.bind(config.host(), config.udpPort()), "udp", config.udpPort()).thenAccept(ch -> {
-            udpChannel = ch;
-            log.info("udp bound to {} ({})", hostPort(udpAddress()), loops.kind().label());
-        });
+        return bound(bootstrap.bind(config.host(), port), "udp", port).thenAccept(udpChannels::add);
     }
 
     private CompletableFuture<Channel> bound(ChannelFuture future, String what, int port) {
@@ -241,7 +267,7 @@ public final class RicochetServer implements AutoCloseable {
     }
 
     /** The transport actually running, AUTO resolved. */
-    public io.ricochet.config.TransportKind transport() {
+    public TransportKind transport() {
         return loops.kind();
     }
 
@@ -253,16 +279,22 @@ public final class RicochetServer implements AutoCloseable {
 
     /** The bound UDP address, or null without a bound UDP listener. */
     public InetSocketAddress udpAddress() {
-        Channel ch = udpChannel;
-        return ch == null ? null : (InetSocketAddress) ch.localAddress();
+        List<Channel> bound = udpChannels;
+        return bound.isEmpty() ? null : (InetSocketAddress) bound.get(0).localAddress();
+    }
+
+    /** UDP sockets bound to the UDP port, each served by its own event loop. */
+    public int udpChannelCount() {
+        return udpChannels.size();
     }
 
     public int activeConnections() {
         return connections.active();
     }
 
+    /** UDP peers with a session, summed over the UDP channels. */
     public int activeUdpSessions() {
-        return udpSessions.get();
+        return udpSessions.held();
     }
 
     /** Bytes queued for writing across all connections; backpressure keeps each near the high watermark. */
@@ -351,8 +383,7 @@ public final class RicochetServer implements AutoCloseable {
         if (tcp != null) {
             closing.add(closed(tcp.close()));
         }
-        Channel udp = udpChannel;
-        if (udp != null) {
+        for (Channel udp : udpChannels) {
             udp.eventLoop().execute(() -> {
                 udp.flush();
                 udp.close();

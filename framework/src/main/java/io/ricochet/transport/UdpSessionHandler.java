@@ -9,6 +9,7 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Ticker;
 import io.ricochet.codec.FrameHeader;
+import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.ProtocolErrorKind;
@@ -18,7 +19,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * place only if it is the datagram being handled, answered before its handler returns, or a body from
  * {@link FrameSession#allocateBody}; any other reply is copied, after its length, into a datagram of its own.
  * A periodic sweep on the channel's event loop expires idle sessions. Errors are logged and serving goes on: one
- * channel serves every peer.
+ * channel serves every peer the kernel gives it. Several channels may share a port ({@code SO_REUSEPORT}), each with
+ * its own table on its own event loop and one session cap between them.
  */
 final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(UdpSessionHandler.class);
@@ -41,9 +42,9 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     private final ConnectionStats stats;
     private final int width;
     private final int maxBody;
-    private final int maxSessions;
     private final long idleNanos;
-    private final AtomicInteger liveSessions;
+    /** Shared by every UDP channel of the port: the cap holds across them. */
+    private final ConnectionBudget sessionBudget;
     private final Map<InetSocketAddress, UdpSession> sessions = new HashMap<>();
     private ChannelHandlerContext ctx;
     private Ticker ticker;
@@ -54,15 +55,14 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
     /** The received frame being handed to the handler now, held; the only received buffer framed in place. */
     private ByteBuf inHand;
 
-    UdpSessionHandler(Supplier<FrameHandler> handlers, ConnectionStats stats, int width, int maxBody, int maxSessions,
-            Duration idleTimeout, AtomicInteger liveSessions) {
+    UdpSessionHandler(Supplier<FrameHandler> handlers, ConnectionStats stats, int width, int maxBody,
+            Duration idleTimeout, ConnectionBudget sessionBudget) {
         this.handlers = handlers;
         this.stats = stats;
         this.width = width;
         this.maxBody = maxBody;
-        this.maxSessions = maxSessions;
         this.idleNanos = idleTimeout.toNanos();
-        this.liveSessions = liveSessions;
+        this.sessionBudget = sessionBudget;
     }
 
     @Override
@@ -140,14 +140,13 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             session.lastFrameNanos = now;
             return session;
         }
-        if (sessions.size() >= maxSessions) {
+        if (!sessionBudget.tryAcquire()) {
             // Not a session that closed: a datagram that found no room. Spoofed sources can fill the table.
             stats.counters().droppedAtSessionLimit();
             return null;
         }
         session = new UdpSession(this, peer, now, handlers.get());
         sessions.put(peer, session);
-        liveSessions.lazySet(sessions.size());
         stats.counters().opened();
         session.handler().sessionOpened(session);
         return session;
@@ -237,7 +236,6 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
                 end(session, CloseReason.IDLE);
             }
         }
-        liveSessions.lazySet(sessions.size());
     }
 
     void forget(InetSocketAddress peer) {
@@ -248,12 +246,13 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         flush();
         UdpSession session = sessions.remove(peer);
         if (session != null) {
-            liveSessions.lazySet(sessions.size());
             end(session, CloseReason.PEER);
         }
     }
 
+    /** Ends a session already out of the table. */
     private void end(UdpSession session, CloseReason reason) {
+        sessionBudget.release();
         stats.counters().closed(reason);
         session.handler().sessionClosed(session);
     }
@@ -268,7 +267,6 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             end(session, CloseReason.SHUTDOWN);
         }
         sessions.clear();
-        liveSessions.lazySet(0);
         ctx.fireChannelInactive();
     }
 

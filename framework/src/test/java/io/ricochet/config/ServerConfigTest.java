@@ -59,6 +59,7 @@ class ServerConfigTest {
         "tcpPort|70000|tcpPort: 70000 (expected: -1..65535)",
         "maxConnections|0|maxConnections: 0 (expected: > 0)",
         "ioThreads|-1|ioThreads: -1 (expected: 0..1024)",
+        "udpChannels|-1|udpChannels: -1 (expected: 0..1024)",
         "idleTimeout|0|idleTimeout: 0s (expected: > 0)",
         "idleTimeout2|90|idleTimeout: -1m30s (expected: > 0)",
         "watermarks|10|writeBufferHighWatermark: 5 (expected: 10..2147483647)",
@@ -70,6 +71,7 @@ class ServerConfigTest {
             case "tcpPort" -> b.tcpPort(value);
             case "maxConnections" -> b.maxConnections(value);
             case "ioThreads" -> b.ioThreads(value);
+            case "udpChannels" -> b.udpChannels(value);
             case "idleTimeout" -> b.idleTimeout(Duration.ofSeconds(value));
             case "idleTimeout2" -> b.idleTimeout(Duration.ofSeconds(-value));
             case "watermarks" -> b.writeBufferWatermarks(value, 5);

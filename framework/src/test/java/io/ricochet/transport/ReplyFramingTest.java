@@ -20,6 +20,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.ReverseEcho;
+import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
@@ -86,8 +87,8 @@ class ReplyFramingTest {
 
     private EmbeddedChannel udp(LengthField field, FrameHandler handler) {
         ConnectionStats stats = ConnectionStats.detached();
-        return new EmbeddedChannel(new UdpSessionHandler(() -> handler, stats, field.width(), 1000, 16,
-                Duration.ofMinutes(1), new AtomicInteger()));
+        return new EmbeddedChannel(new UdpSessionHandler(() -> handler, stats, field.width(), 1000,
+                Duration.ofMinutes(1), new ConnectionBudget(16)));
     }
 
     private static DatagramPacket datagram(ByteBuf content) {
