@@ -180,6 +180,24 @@ final class Converters {
         }
     }
 
+    /** A share of a whole, {@code 0.1%} or {@code 0.001}: 0 up to 1 (100%). */
+    static final class FractionConverter implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            String v = value.strip();
+            boolean percent = v.endsWith("%");
+            try {
+                double fraction = Double.parseDouble(percent ? v.substring(0, v.length() - 1) : v) / (percent ? 100 : 1);
+                if (fraction >= 0 && fraction <= 1) {
+                    return fraction;
+                }
+            } catch (NumberFormatException e) {
+                // The message below names the value and both forms.
+            }
+            throw new TypeConversionException("fraction: " + value + " (expected: 0..1 or 0%..100%, e.g. 0.1% or 0.001)");
+        }
+    }
+
     /** {@code a,b,c} or a range {@code 127.0.0.2-127.0.0.40} of IPv4 addresses. */
     static final class SourceAddressesConverter implements ITypeConverter<SourceAddresses> {
         private static final int MAX_RANGE = 1 << 16;

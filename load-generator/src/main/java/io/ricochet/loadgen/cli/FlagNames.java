@@ -36,7 +36,10 @@ final class FlagNames {
             Map.entry("ioThreads", List.of("--io-threads")),
             Map.entry("clients", List.of("--clients", "--pairs")),
             Map.entry("requests", List.of("--requests", "--cycles")),
-            Map.entry("inFlight", List.of("--in-flight")));
+            Map.entry("inFlight", List.of("--in-flight")),
+            Map.entry("maxLoss", List.of("--max-loss")),
+            Map.entry("precision", List.of("--precision")),
+            Map.entry("maxTrials", List.of("--max-trials")));
 
     private FlagNames() {
     }

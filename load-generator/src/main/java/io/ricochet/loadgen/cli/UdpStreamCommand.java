@@ -3,13 +3,19 @@ package io.ricochet.loadgen.cli;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.report.ServerLines;
 import io.ricochet.loadgen.report.ServerSummary;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.UdpSearchSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.scenario.LoadDriver;
 import io.ricochet.loadgen.scenario.Measurement;
 import io.ricochet.loadgen.scenario.RunOptions;
 import io.ricochet.loadgen.scenario.Schedule;
 import io.ricochet.loadgen.scenario.UdpStream;
+import io.ricochet.loadgen.scenario.ZeroLossSearch;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -24,7 +30,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "udp-stream", mixinStandardHelpOptions = true, sortOptions = false,
         description = "UDP packet rate and bandwidth (UCloud's test, netperf UDP_STREAM with replies): blast datagrams "
-                + "of --size (1 for pps, 1400 for bandwidth) for --duration; report sent and received pps, bytes/s, loss.")
+                + "of --size (1 for pps, 1400 for bandwidth) for --duration; report sent and received pps, bytes/s, loss. "
+                + "With --search, RFC 2544's throughput: the highest rate whose loss stays within --max-loss.")
 final class UdpStreamCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
@@ -53,50 +60,109 @@ final class UdpStreamCommand implements Callable<Integer> {
             description = "How long to wait for replies after sending stops (default: ${DEFAULT-VALUE}).")
     Duration linger;
 
+    @Option(names = "--search", description = "Search for the zero-loss rate (RFC 2544 throughput): a first trial as fast "
+            + "as the client sends, then a binary search on --rate; each trial lasts --duration.")
+    boolean search;
+
+    @Option(names = "--max-loss", defaultValue = "0.1%", converter = Converters.FractionConverter.class,
+            description = "With --search: the loss a passing trial may have, e.g. 0.1% or 0.001 (default: ${DEFAULT-VALUE}).")
+    double maxLoss;
+
+    @Option(names = "--precision", defaultValue = "2%", converter = Converters.FractionConverter.class,
+            description = "With --search: stop when the highest passing and lowest failing rates are this close, as a "
+                    + "share of the failing one (default: ${DEFAULT-VALUE}).")
+    double precision;
+
+    @Option(names = "--max-trials", defaultValue = "12", converter = Converters.CountConverter.class,
+            description = "With --search: at most this many trials, the first included (default: ${DEFAULT-VALUE}).")
+    int maxTrials;
+
     @Override
     public Integer call() throws Exception {
         LengthField field;
+        ZeroLossSearch searching = null;
         try {
             field = LengthField.ofWidth(lengthField);
             io.ricochet.internal.Checks.inRange("size", size, 1, field.largestUdpBody());
             io.ricochet.internal.Checks.positive("sockets", sockets);
+            if (search) {
+                searching = new ZeroLossSearch(maxLoss, precision, maxTrials);
+            }
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
+        }
+        if (search && rate > 0) {
+            throw new ParameterException(commandSpec.commandLine(), "--rate and --search: the search sets the rate "
+                    + "(expected: one of them)");
         }
         RunSupport.requireOneTarget(commandSpec.commandLine(), common, "udp-stream");
         PrintWriter out = commandSpec.commandLine().getOut();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
                         Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("command", "udp-stream");
-            config.put("target", target.udp().toString());
-            config.put("sockets", sockets);
-            config.put("size", size);
-            config.put("rate", rate);
-            config.put("duration_s", duration.toNanos() / 1e9);
-            RunOptions options = new RunOptions("udp-stream", target.scrape(), common.report, System.err, config,
-                    alone.hooks());
-            // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
-            Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
-            UdpStreamSummary summary;
-            try (UdpStream stream = new UdpStream(target.udp().first(), sockets, size, field.width(), rate, common.seed,
-                    common.io, common.ioThreads)) {
-                summary = new LoadDriver(options, schedule).run(stream, (measured, report) -> summary(stream, measured));
+            if (searching != null) {
+                return alone.exitStatus(search(searching, target, field, alone, out));
             }
-            UdpStreamSummary finished = summary;
+            UdpStreamSummary summary = trial(rate, target, field, alone, common.report, System.err);
             return alone.exitStatus(RunSupport.conclude(common, summary,
                     summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK,
-                    () -> printTable(finished, out), out));
+                    () -> printTable(summary, out), out));
         }
     }
 
-    private UdpStreamSummary summary(UdpStream stream, Measurement measured) {
+    /** One run of the stream at {@code ratePps} (0: as fast as it can), measured by the one driver every load uses. */
+    private UdpStreamSummary trial(double ratePps, RunSupport.Target target, LengthField field, StandAlone alone,
+            Path report, PrintStream progress) throws InterruptedException {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("command", "udp-stream");
+        config.put("target", target.udp().toString());
+        config.put("sockets", sockets);
+        config.put("size", size);
+        config.put("rate", ratePps);
+        config.put("duration_s", duration.toNanos() / 1e9);
+        RunOptions options = new RunOptions("udp-stream", target.scrape(), report, progress, config, alone.hooks());
+        // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
+        Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
+        try (UdpStream stream = new UdpStream(target.udp().first(), sockets, size, field.width(), ratePps, common.seed,
+                common.io, common.ioThreads)) {
+            return new LoadDriver(options, schedule).run(stream, (measured, written) -> summary(stream, ratePps,
+                    measured));
+        }
+    }
+
+    private int search(ZeroLossSearch searching, RunSupport.Target target, LengthField field, StandAlone alone,
+            PrintWriter out) throws Exception {
+        ZeroLossSearch.Result result = searching.run(ratePps -> {
+            UdpStreamSummary t = trial(ratePps, target, field, alone, null, null);
+            System.err.printf(Locale.ROOT, "[trial] rate %s: sent %.0f/s, received %.0f/s, loss %.3f%% -> %s%n",
+                    ratePps == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f/s", ratePps), t.sentPps(),
+                    t.receivedPps(), t.loss() * 100, searching.passes(t) ? "pass" : "fail");
+            return t;
+        }, alone::stopped);
+        UdpStreamSummary best = result.best();
+        String where = target.udp().first().getHostString() + ":" + target.udp().first().getPort();
+        UdpSearchSummary summary = new UdpSearchSummary("udp-stream", where, result.trials().get(0).io(), sockets,
+                size, maxLoss, precision, result.trials(), best == null ? null : best.receivedPps(),
+                best == null ? null : best.receivedBytesPerS(), result.clientLimited(),
+                best == null ? "no rate kept loss within " + percent(maxLoss)
+                        : result.clientLimited() ? "the client's fastest rate kept loss within " + percent(maxLoss)
+                                + ": the server's zero-loss rate is higher"
+                        : "zero-loss rate found");
+        if (common.report != null) {
+            Files.createDirectories(common.report);
+            ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
+        }
+        boolean clean = result.trials().stream().allMatch(t -> t.bad() == 0);
+        return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILED,
+                () -> printSearch(summary, searching, out), out);
+    }
+
+    private UdpStreamSummary summary(UdpStream stream, double ratePps, Measurement measured) {
         long sent = measured.total().sent();
         long received = measured.total().ok();
         double seconds = measured.sendingSeconds();
         return new UdpStreamSummary("udp-stream", stream.target().getHostString() + ":" + stream.target().getPort(),
-                stream.io().kind().label(), sockets, size, round(seconds), rate, sent, received, measured.total().bad(),
+                stream.io().kind().label(), sockets, size, round(seconds), ratePps, sent, received, measured.total().bad(),
                 round(sent / seconds), round(received / seconds), round(received * (double) size / seconds),
                 sent == 0 ? 0 : round(1 - (double) received / sent), measured.server());
     }
@@ -117,12 +183,56 @@ final class UdpStreamCommand implements Callable<Integer> {
         if (server != null) {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f%s, client received %d%n",
                     server.framesSent(), ServerLines.summed(server), summary.received());
+            printWhereLost(summary, out);
         }
         if (summary.sentLessThanAsked()) {
             out.printf(Locale.ROOT, "note: sent %.0f datagrams/s of the %.0f asked (--rate): the client could not "
                     + "send faster; try more --sockets or --io-threads%n", summary.sentPps(), summary.ratePps());
         }
         out.flush();
+    }
+
+    /** Splits the loss at the server's own counts: datagrams it never read, and replies it sent that never came back. */
+    private static void printWhereLost(UdpStreamSummary summary, PrintWriter out) {
+        ServerSummary server = summary.server();
+        if (Double.isNaN(server.framesReceived()) || Double.isNaN(server.framesSent())) {
+            return;
+        }
+        out.printf(Locale.ROOT, "lost: %.0f on the way to the server (client sent %d, server read %.0f), %.0f on the way "
+                + "back (server sent %.0f, client received %d)%n", summary.sent() - server.framesReceived(),
+                summary.sent(), server.framesReceived(), server.framesSent() - summary.received(), server.framesSent(),
+                summary.received());
+    }
+
+    private static void printSearch(UdpSearchSummary summary, ZeroLossSearch searching, PrintWriter out) {
+        out.printf(Locale.ROOT, "udp-stream --search -> %s (%s), %d socket(s), %d-byte bodies, max loss %s%n",
+                summary.target(), summary.io(), summary.sockets(), summary.size(), percent(summary.maxLoss()));
+        out.printf(Locale.ROOT, "%5s %12s %12s %12s %9s %12s %12s %6s%n", "trial", "rate", "sent_pps", "recv_pps",
+                "loss", "srv_read", "srv_sent", "pass");
+        int n = 0;
+        for (UdpStreamSummary t : summary.trials()) {
+            ServerSummary server = t.server();
+            out.printf(Locale.ROOT, "%5d %12s %12.0f %12.0f %8.3f%% %12s %12s %6s%n", ++n,
+                    t.ratePps() == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f", t.ratePps()), t.sentPps(),
+                    t.receivedPps(), t.loss() * 100, server == null ? "-" : count(server.framesReceived()),
+                    server == null ? "-" : count(server.framesSent()),
+                    searching.passes(t) ? "yes" : "no");
+        }
+        if (summary.zeroLossPps() != null) {
+            out.printf(Locale.ROOT, "zero-loss rate: %.0f datagrams/s, %.0f body bytes/s (%s)%n", summary.zeroLossPps(),
+                    summary.zeroLossBytesPerS(), summary.verdict());
+        } else {
+            out.println("zero-loss rate: none (" + summary.verdict() + ")");
+        }
+        out.flush();
+    }
+
+    private static String count(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.3g%%", fraction * 100);
     }
 
     private static double round(double v) {

@@ -45,6 +45,7 @@ public final class MetricsScraper {
         double rss = Double.NaN;
         double active = Double.NaN;
         double framesSent = Double.NaN;
+        double framesReceived = Double.NaN;
         double rpcRequests = Double.NaN;
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.charAt(0) == '#') {
@@ -60,12 +61,17 @@ public final class MetricsScraper {
                         framesSent = add(framesSent, value(line));
                     }
                 }
+                case "ricochet_frames_received_total" -> {
+                    if (echoServerFrames(line)) {
+                        framesReceived = add(framesReceived, value(line));
+                    }
+                }
                 case "ricochet_rpc_server_requests_seconds_count" -> rpcRequests = add(rpcRequests, value(line));
                 default -> {
                 }
             }
         }
-        return new ServerSample(cpu, rss, active, framesSent, rpcRequests);
+        return new ServerSample(cpu, rss, active, framesSent, framesReceived, rpcRequests);
     }
 
     /**

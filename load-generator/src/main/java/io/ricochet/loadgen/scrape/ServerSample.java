@@ -8,9 +8,11 @@ package io.ricochet.loadgen.scrape;
  * @param rssBytes          {@code process_memory_rss_bytes}
  * @param activeConnections {@code ricochet_connections_active}, summed over listeners
  * @param framesSent        {@code ricochet_frames_sent_total} of the servers' echo protocols (tcp, udp)
+ * @param framesReceived    {@code ricochet_frames_received_total} of the same: valid frames the servers read
  * @param rpcRequests       {@code ricochet_rpc_server_requests_seconds_count}, summed over methods and statuses
  */
 public record ServerSample(double cpu, double rssBytes, double activeConnections, double framesSent,
-        double rpcRequests) {
-    public static final ServerSample NONE = new ServerSample(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        double framesReceived, double rpcRequests) {
+    public static final ServerSample NONE = new ServerSample(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN);
 }

@@ -21,7 +21,7 @@ public record ServerSamples(List<ServerSample> each) {
      */
     public ServerSample total() {
         return new ServerSample(sum(ServerSample::cpu), sum(ServerSample::rssBytes), sum(ServerSample::activeConnections),
-                sum(ServerSample::framesSent), sum(ServerSample::rpcRequests));
+                sum(ServerSample::framesSent), sum(ServerSample::framesReceived), sum(ServerSample::rpcRequests));
     }
 
     private double sum(ToDoubleFunction<ServerSample> figure) {

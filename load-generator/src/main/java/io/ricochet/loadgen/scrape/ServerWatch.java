@@ -68,13 +68,15 @@ public final class ServerWatch {
             rows.add(servers.get(i).summary(i < base.each().size() ? base.each().get(i) : ServerSample.NONE));
         }
         double frames = Double.NaN;
+        double received = Double.NaN;
         double rpc = Double.NaN;
         for (ServerSummary row : rows) {
             frames = ServerSamples.add(frames, row.framesSent());
+            received = ServerSamples.add(received, row.framesReceived());
             rpc = ServerSamples.add(rpc, row.rpcRequests());
         }
         String urls = String.join(",", rows.stream().map(ServerSummary::url).toList());
-        return new ServerSummary(urls, cpuMax, rssMax, activeMax, frames, rpc, rows);
+        return new ServerSummary(urls, cpuMax, rssMax, activeMax, frames, received, rpc, rows);
     }
 
     private static double max(double a, double b) {
@@ -124,7 +126,8 @@ public final class ServerWatch {
 
         ServerSummary summary(ServerSample base) {
             return new ServerSummary(scraper.uri().toString(), cpuMax, rssMax, activeMax,
-                    last.framesSent() - base.framesSent(), last.rpcRequests() - since(base));
+                    last.framesSent() - base.framesSent(), last.framesReceived() - base.framesReceived(),
+                    last.rpcRequests() - since(base));
         }
 
         /** RPC timers appear with a method's first call: none at the baseline means zero calls then. */

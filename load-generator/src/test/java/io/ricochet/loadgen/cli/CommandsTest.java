@@ -67,6 +67,34 @@ class CommandsTest {
     }
 
     @Test
+    void udpStreamSearchEndsAtTheClientsRateWhenItLosesWithinTheBound() {
+        // A bound of 100% passes the unlimited first trial, so the search is one trial whatever this machine's loss.
+        Cli.Result r = Cli.run("udp-stream", "--search", "--max-loss", "100%", "--duration", "300ms", "--linger",
+                "100ms", "--size", "100", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(1, s.get("trials").size(), s.toString());
+        assertTrue(s.get("client_limited").asBoolean(), s.toString());
+        JsonNode trial = s.get("trials").get(0);
+        assertEquals(trial.get("received_pps").asDouble(), s.get("zero_loss_pps").asDouble(), s.toString());
+        assertTrue(trial.get("received").asLong() > 0, s.toString());
+        // The server's own counts tell where datagrams were lost: it read no more than was sent, and the client
+        // verified no more than it sent back.
+        JsonNode server = trial.get("server");
+        assertTrue(server.get("frames_received").asLong() <= trial.get("sent").asLong(), s.toString());
+        assertTrue(trial.get("received").asLong() <= server.get("frames_sent").asLong(), s.toString());
+        assertTrue(server.get("frames_sent").asLong() <= server.get("frames_received").asLong(), s.toString());
+    }
+
+    @Test
+    void udpStreamSearchRefusesAFixedRate() {
+        Cli.Result r = Cli.run("udp-stream", "--search", "--rate", "1000");
+        assertEquals(ExitCodes.USAGE, r.exit(), r.err());
+        assertEquals("load-generator: --rate and --search: the search sets the rate (expected: one of them) (see --help)",
+                r.err().strip());
+    }
+
+    @Test
     void udpStreamWritesTheUsualReportWhoseIntervalsAddUpToTheSummary(@TempDir Path dir) throws Exception {
         Cli.Result r = Cli.run("udp-stream", "--duration", "1s", "--interval", "250ms", "--size", "10", "--rate", "2000",
                 "--json", "--report", dir.toString());

@@ -37,6 +37,8 @@ class UsageMessagesTest {
         "rpc --timeout 0s|--timeout 0s (expected: > 0)",
         "udp-stream --size 70000|--size 70000 (expected: 1..65505)",
         "udp-stream --sockets 0|--sockets 0 (expected: > 0)",
+        "udp-stream --search --max-trials 1|--max-trials 1 (expected: 2..100)",
+        "udp-stream --search --precision 0.9|--precision 0.9 (expected: 0.001..0.5)",
         "sweep --max-size 0|--max-size 0 (expected: 1..1073741824)",
         "sweep --requests-per-step 0|--requests-per-step 0 (expected: > 0)",
         "ramp --start-rate 0|--start-rate 0.0 (expected: > 0)",
@@ -64,6 +66,7 @@ class UsageMessagesTest {
         "sweep --max-size 1x|'--max-size': size: 1x (expected: bytes, e.g. 64, 64B, 4k, 4KiB, 1MB, 1.5M)",
         "sweep --counts 0..1k|'--counts': counts: 0..1k (expected: N or MIN..MAX",
         "rpc --requests 10x|'--requests': count: 10x (expected: a number with an optional k, M or G",
+        "udp-stream --max-loss 5|'--max-loss': fraction: 5 (expected: 0..1 or 0%..100%, e.g. 0.1% or 0.001)",
     })
     void aMalformedValueNamesTheFlagAndTheForms(String args, String part) {
         Cli.Result r = Cli.run(args.split(" "));

@@ -36,7 +36,7 @@ class IntervalReporterTest {
         IntervalReporter reporter = new IntervalReporter(null, new PrintStream(out, true, StandardCharsets.UTF_8),
                 handedOver::add);
         IntervalData data = interval(latency());
-        IntervalRow row = reporter.emit(data, 0.5, new ServerSample(0.25, 1e8, Double.NaN, Double.NaN, Double.NaN), ProgressLine.timed(Duration.ofSeconds(10)));
+        IntervalRow row = reporter.emit(data, 0.5, new ServerSample(0.25, 1e8, Double.NaN, Double.NaN, Double.NaN, Double.NaN), ProgressLine.timed(Duration.ofSeconds(10)));
         assertEquals(2_400.0, row.qps(), 1e-9, "1,200 requests ended in half a second");
         assertEquals(1_000, row.ok());
         assertEquals(150, row.bad());

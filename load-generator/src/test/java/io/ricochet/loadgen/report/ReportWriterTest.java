@@ -45,7 +45,7 @@ class ReportWriterTest {
     @Test
     void figuresAreJsonNumbersAndWhatWasNotMeasuredIsNull() throws Exception {
         JsonNode server = ReportWriter.JSON.valueToTree(
-                new ServerSummary("http://x/metrics", Double.NaN, 1.4256128E8, 10, 0.0, Double.NaN));
+                new ServerSummary("http://x/metrics", Double.NaN, 1.4256128E8, 10, 0.0, 0.0, Double.NaN));
         assertTrue(server.get("cpu_max").isNull(), server.toString());
         assertTrue(server.get("rpc_requests").isNull(), server.toString());
         assertEquals("142561280", server.get("rss_max_bytes").asText(), server.toString());
@@ -55,10 +55,10 @@ class ReportWriterTest {
 
     @Test
     void severalServersAreSummedWithARowEachAndARowHasNoServersOfItsOwn() {
-        ServerSummary a = new ServerSummary("http://a/metrics", 0.5, 100, 10, 600, Double.NaN);
-        ServerSummary b = new ServerSummary("http://b/metrics", Double.NaN, 200, 20, 400, Double.NaN);
+        ServerSummary a = new ServerSummary("http://a/metrics", 0.5, 100, 10, 600, 600, Double.NaN);
+        ServerSummary b = new ServerSummary("http://b/metrics", Double.NaN, 200, 20, 400, 400, Double.NaN);
         JsonNode server = ReportWriter.JSON.valueToTree(new ServerSummary("http://a/metrics,http://b/metrics", 0.5, 300,
-                30, 1000, Double.NaN, List.of(a, b)));
+                30, 1000, 1000, Double.NaN, List.of(a, b)));
         assertEquals(1000, server.get("frames_sent").asLong(), server.toString());
         assertEquals(2, server.get("servers").size(), server.toString());
         JsonNode second = server.get("servers").get(1);

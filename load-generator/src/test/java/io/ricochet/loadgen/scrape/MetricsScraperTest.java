@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class MetricsScraperTest {
 
     @Test
-    void framesSentAreTheServersEchoProtocolsWithTlsOnly() {
+    void framesAreTheServersEchoProtocolsWithTlsOnly() {
         ServerSample sample = MetricsScraper.parse("""
                 # TYPE ricochet_frames_sent_total counter
                 ricochet_frames_sent_total{io="epoll",name="ricochet",protocol="tcp",role="server"} 100.0
@@ -15,9 +15,12 @@ class MetricsScraperTest {
                 ricochet_frames_sent_total{io="epoll",name="tls",protocol="tls",role="server"} 4.0
                 ricochet_frames_sent_total{io="epoll",name="rpc",protocol="rpc",role="server"} 7.0
                 ricochet_frames_sent_total{io="epoll",name="load",protocol="tcp",role="client"} 3.0
+                ricochet_frames_received_total{io="epoll",name="ricochet",protocol="udp",role="server"} 30.0
+                ricochet_frames_received_total{io="epoll",name="rpc",protocol="rpc",role="server"} 7.0
                 ricochet_rpc_server_requests_seconds_count{method="m",name="rpc",status="OK"} 5.0
                 """);
         assertEquals(124.0, sample.framesSent());
+        assertEquals(30.0, sample.framesReceived());
         assertEquals(5.0, sample.rpcRequests());
     }
 

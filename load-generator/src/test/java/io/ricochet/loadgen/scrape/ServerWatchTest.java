@@ -50,23 +50,24 @@ class ServerWatchTest {
         ServerWatch watch = new ServerWatch(List.of(ua, ub), warningStream);
 
         ServerSamples base = watch.sample();
-        assertEquals(new ServerSample(0.75, 400 * MIB, 30, 3000, 12), base.total());
+        assertEquals(new ServerSample(0.75, 400 * MIB, 30, 3000, 6000, 12), base.total());
         a.set(metrics(0.5, 150, 12, 1600, 9));
         b.set(metrics(0.75, 310, 25, 2400, 7));
         ServerSamples end = watch.sample();
-        assertEquals(new ServerSample(1.25, 460 * MIB, 37, 4000, 16), end.total());
+        assertEquals(new ServerSample(1.25, 460 * MIB, 37, 4000, 8000, 16), end.total());
 
         ServerSummary s = watch.summary(base);
         assertEquals(ua + "," + ub, s.url());
         // The run's figures: the counters' growths summed, the peaks those of the summed samples.
         assertEquals(1000, s.framesSent());
+        assertEquals(2000, s.framesReceived());
         assertEquals(4, s.rpcRequests());
         assertEquals(1.25, s.cpuMax());
         assertEquals(460 * MIB, s.rssMaxBytes());
         assertEquals(37, s.activeConnectionsMax());
         // Each server's own row.
-        assertEquals(List.of(new ServerSummary(ua.toString(), 0.5, 150 * MIB, 12, 600, 4),
-                new ServerSummary(ub.toString(), 0.75, 310 * MIB, 25, 400, 0)), s.servers());
+        assertEquals(List.of(new ServerSummary(ua.toString(), 0.5, 150 * MIB, 12, 600, 1200, 4),
+                new ServerSummary(ub.toString(), 0.75, 310 * MIB, 25, 400, 800, 0)), s.servers());
         StringWriter table = new StringWriter();
         ServerLines.print(s, new PrintWriter(table, true));
         assertEquals("server " + ua + ": cpu 50.0%, rss 150.0 MB, connections 12, frames.sent +600, rpc requests +4\n"
@@ -86,7 +87,7 @@ class ServerWatchTest {
         ServerSamples base = watch.sample();
         assertEquals(ServerSample.NONE, base.each().get(0));
         live.set(metrics(0.5, 120, 11, 1500, 5));
-        assertEquals(new ServerSample(0.5, 120 * MIB, 11, 1500, 5), watch.sample().total());
+        assertEquals(new ServerSample(0.5, 120 * MIB, 11, 1500, 3000, 5), watch.sample().total());
 
         ServerSummary s = watch.summary(base);
         assertEquals(500, s.framesSent());
@@ -100,13 +101,15 @@ class ServerWatchTest {
 
     private static final double MIB = 1024 * 1024;
 
-    /** An echo-server's /metrics with these figures (RSS in MiB). */
+    /** An echo-server's /metrics with these figures (RSS in MiB), having received twice the frames it sent. */
     private static String metrics(double cpu, int rssMib, int active, long frames, long rpc) {
         return "# TYPE process_cpu_usage gauge\n"
                 + "process_cpu_usage " + cpu + "\n"
                 + "process_memory_rss_bytes " + (rssMib * MIB) + "\n"
                 + "ricochet_connections_active{name=\"ricochet\",protocol=\"tcp\"} " + active + "\n"
                 + "ricochet_frames_sent_total{io=\"epoll\",name=\"ricochet\",protocol=\"tcp\",role=\"server\"} " + frames + "\n"
+                + "ricochet_frames_received_total{io=\"epoll\",name=\"ricochet\",protocol=\"tcp\",role=\"server\"} "
+                + 2 * frames + "\n"
                 + "ricochet_rpc_server_requests_seconds_count{method=\"m\",name=\"rpc\",status=\"OK\"} " + rpc + "\n";
     }
 
