@@ -3,7 +3,11 @@
  * D requests of SIZE bytes in flight (closed loop), 2-byte length field, every reply checked to be the
  * reversed body. Prints verified replies per second. Independent of Ricochet's code on purpose.
  *
- * usage: echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS
+ * With "udp" last, each connection is a connected UDP socket keeping D datagrams of one frame each in flight; a
+ * socket that has had no reply for 200 ms (a datagram lost) sends its D again, and the count of such resends is
+ * printed, so a run that lost datagrams says so.
+ *
+ * usage: echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS [udp]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +28,7 @@ struct conn {
     int fd;
     unsigned char in[BUF];
     size_t have;
+    double last; /* UDP: when a reply last came (or the datagrams were last sent) */
 };
 
 static double now(void) {
@@ -33,8 +38,9 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: %s HOST PORT CONNECTIONS DEPTH SIZE SECONDS\n", argv[0]);
+    int udp = argc == 8 && strcmp(argv[7], "udp") == 0;
+    if (argc != 7 && !udp) {
+        fprintf(stderr, "usage: %s HOST PORT CONNECTIONS DEPTH SIZE SECONDS [udp]\n", argv[0]);
         return 2;
     }
     int n = atoi(argv[3]), depth = atoi(argv[4]), size = atoi(argv[5]);
@@ -59,9 +65,11 @@ int main(int argc, char **argv) {
     int ep = epoll_create1(0);
     struct conn *conns = calloc(n, sizeof(struct conn));
     for (int c = 0; c < n; c++) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        int fd = socket(AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0);
         int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (!udp) {
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
         if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
             perror("connect");
             return 1;
@@ -69,19 +77,51 @@ int main(int argc, char **argv) {
         conns[c].fd = fd;
         struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &conns[c]};
         epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-        if (write(fd, burst, (size + 2) * depth) != (size + 2) * depth) {
+        if (udp) {
+            for (int d = 0; d < depth; d++) {
+                send(fd, frame, size + 2, 0);
+            }
+            conns[c].last = now();
+        } else if (write(fd, burst, (size + 2) * depth) != (size + 2) * depth) {
             perror("write");
             return 1;
         }
     }
-    long long ok = 0, bad = 0;
+    long long ok = 0, bad = 0, resent = 0;
     double start = now(), end = start + seconds;
     struct epoll_event events[256];
     unsigned char *out = malloc((size + 2) * depth);
     while (now() < end) {
-        int k = epoll_wait(ep, events, 256, 100);
+        int k = epoll_wait(ep, events, 256, udp ? 20 : 100);
+        if (udp) {
+            double t = now();
+            for (int c = 0; c < n; c++) {
+                if (t - conns[c].last > 0.2) {
+                    for (int d = 0; d < depth; d++) {
+                        send(conns[c].fd, frame, size + 2, 0);
+                    }
+                    conns[c].last = t;
+                    resent++;
+                }
+            }
+        }
         for (int e = 0; e < k; e++) {
             struct conn *c = events[e].data.ptr;
+            if (udp) {
+                unsigned char d[4096 + 3];
+                ssize_t r;
+                while ((r = recv(c->fd, d, sizeof d, MSG_DONTWAIT)) >= 0) {
+                    unsigned len = r >= 2 ? (unsigned) ((d[0] << 8) | d[1]) : 0;
+                    if (r != size + 2 || len != (unsigned) size || memcmp(d + 2, expect, size) != 0) {
+                        bad++;
+                    } else {
+                        ok++;
+                    }
+                    send(c->fd, frame, size + 2, 0);
+                }
+                c->last = now();
+                continue;
+            }
             ssize_t r = read(c->fd, c->in + c->have, BUF - c->have);
             if (r <= 0) {
                 fprintf(stderr, "connection closed\n");
@@ -115,7 +155,8 @@ int main(int argc, char **argv) {
         }
     }
     double elapsed = now() - start;
-    printf("native-epoll connections %d depth %d size %d: %lld ok, %lld bad in %.2f s = %.0f replies/s\n", n, depth,
-            size, ok, bad, elapsed, ok / elapsed);
+    printf("native-epoll%s connections %d depth %d size %d: %lld ok, %lld bad in %.2f s = %.0f replies/s", udp ? " udp"
+            : "", n, depth, size, ok, bad, elapsed, ok / elapsed);
+    printf(udp ? ", %lld resends after 200 ms without a reply\n" : "\n", resent);
     return bad == 0 ? 0 : 1;
 }

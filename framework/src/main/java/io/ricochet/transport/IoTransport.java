@@ -4,6 +4,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -17,6 +18,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
@@ -89,6 +91,19 @@ public record IoTransport(
     public ChannelOption<Boolean> reusePortOption() {
         return kind == TransportKind.NIO ? NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT)
                 : UnixChannelOption.SO_REUSEPORT;
+    }
+
+    /**
+     * The option that lets one read take several datagrams into one buffer, each in a slot of this many bytes
+     * ({@code recvmmsg} on epoll, several {@code recvmsg} submitted at once on io_uring); null on NIO, which reads one
+     * datagram a call.
+     */
+    public ChannelOption<Integer> maxDatagramPayloadOption() {
+        return switch (kind) {
+            case EPOLL -> EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE;
+            case IO_URING -> IoUringChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE;
+            default -> null;
+        };
     }
 
     /** A group of {@code threads} event loops of this transport, with threads named {@code name-N}. */

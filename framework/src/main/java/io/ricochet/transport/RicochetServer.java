@@ -64,6 +64,9 @@ public final class RicochetServer implements AutoCloseable {
      */
     private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR =
             (AdaptiveRecvByteBufAllocator) new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(MAX_MESSAGES_PER_READ);
+    /** Datagrams one UDP read may take at most, and the buffer they share: small datagrams batch, large ones do not. */
+    private static final int MAX_DATAGRAMS_PER_READ = 16;
+    private static final int DATAGRAM_READ_BYTES = 64 * 1024;
     /** How often a draining shutdown looks again whether a connection still owes replies. */
     static final long DRAIN_CHECK_MILLIS = 10;
 
@@ -230,15 +233,22 @@ public final class RicochetServer implements AutoCloseable {
 
     private CompletableFuture<Void> bindUdp(EventLoop loop, int port, boolean reusePort, TransportCounters udpCounters) {
         int width = config.lengthField().width();
+        // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
+        int slot = width + config.maxUdpBody() + 1;
+        ChannelOption<Integer> batched = loops.transport().maxDatagramPayloadOption();
+        int slots = batched == null ? 1 : Math.max(1, Math.min(MAX_DATAGRAMS_PER_READ, DATAGRAM_READ_BYTES / slot));
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(loops.transport().datagramChannel())
                 .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
                 .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
-                // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
-                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(width + config.maxUdpBody() + 1))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * slots))
                 .handler(new UdpSessionHandler(handlers, new ConnectionStats(udpCounters), width, config.maxUdpBody(),
                         config.idleTimeout(), udpSessions));
+        if (slots > 1) {
+            // Several datagrams a read (one syscall on epoll), each a slice of one buffer.
+            bootstrap.option(batched, slot);
+        }
         if (reusePort) {
             bootstrap.option(loops.transport().reusePortOption(), true);
         }

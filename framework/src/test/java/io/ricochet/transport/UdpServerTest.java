@@ -21,6 +21,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,6 +71,28 @@ class UdpServerTest {
                     assertArrayEquals(Frames.encode(field.width(), Frames.reversed(body)), data);
                 }
             }
+        }
+    }
+
+    /** A burst lands in the socket at once, so epoll and io_uring read it several datagrams a call, one buffer. */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void answersABurstDatagramByDatagram(TransportKind transport) throws IOException {
+        int burst = 64;
+        try (RicochetServer server = start(TestServers.config(transport));
+                DatagramSocket socket = socket(5000)) {
+            Set<String> expected = new HashSet<>();
+            for (int i = 1; i <= burst; i++) {
+                byte[] body = Frames.body(i, i);
+                send(socket, server.udpAddress(), Frames.encode(2, body));
+                expected.add(Arrays.toString(Frames.encode(2, Frames.reversed(body))));
+            }
+            Set<String> replies = new HashSet<>();
+            for (int i = 0; i < burst; i++) {
+                DatagramPacket reply = receive(socket);
+                replies.add(Arrays.toString(Arrays.copyOf(reply.getData(), reply.getLength())));
+            }
+            assertEquals(expected, replies);
         }
     }
 
