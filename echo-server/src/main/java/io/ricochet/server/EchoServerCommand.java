@@ -2,6 +2,7 @@ package io.ricochet.server;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.ByteSizes;
 import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
@@ -25,6 +26,7 @@ import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.Protocol;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.io.IOException;
@@ -36,6 +38,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -132,6 +135,11 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "TLS port for the echo protocol, beside the plaintext one; -1 = off (default: ${DEFAULT-VALUE}).")
     int tlsPort;
 
+    @Option(names = "--quic-port", defaultValue = "-1",
+            description = "QUIC port (UDP) for the echo protocol: each bidirectional stream framed as a TCP connection, "
+                    + "TLS 1.3 from --tls-cert and --tls-key, ALPN \"ricochet\"; -1 = off (default: ${DEFAULT-VALUE}).")
+    int quicPort;
+
     @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain of the TLS port (and --rpc-tls).")
     Path tlsCert;
 
@@ -178,13 +186,18 @@ final class EchoServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = config();
         ServerConfig rpcConfig = rpcConfig(config);
-        Tls tls = tls();
+        ServerTlsConfig tlsFiles = tlsFiles();
+        Tls tls = tlsPort == ServerConfig.DISABLED && !rpcTls ? null : context(tlsFiles::build);
+        QuicSslContext quicTls = quicPort == ServerConfig.DISABLED ? null
+                : context(() -> tlsFiles.buildQuic(Protocol.QUIC_ALPN));
         String rpcToken = rpcToken();
         ServerNoiseConfig noise = noise();
         ServerConfig noiseConfig = noise == null || noisePort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(noisePort).udpPort(ServerConfig.DISABLED).build();
         ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
+        ServerConfig quicConfig = quicTls == null ? null : config.toBuilder().tcpPort(ServerConfig.DISABLED)
+                .udpPort(ServerConfig.DISABLED).quicPort(quicPort).build();
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
@@ -214,6 +227,9 @@ final class EchoServerCommand implements Callable<Integer> {
             RicochetServer noiseServer = noiseConfig == null ? null : RicochetServer.builder().config(noiseConfig)
                     .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("noise")
                     .tcpProtocolTag("noise").connectionBudget(budget).noise(noise).build();
+            RicochetServer quicServer = quicConfig == null ? null : RicochetServer.builder().config(quicConfig)
+                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("quic")
+                    .quic(quicTls).build();
             RpcServer rpc = null;
             if (rpcConfig != null) {
                 RpcDispatcher methods = new RpcDispatcher();
@@ -240,6 +256,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 if (noiseServer != null) {
                     noiseServer.startAndAwait();
                 }
+                if (quicServer != null) {
+                    quicServer.startAndAwait();
+                }
                 if (rpc != null) {
                     rpc.startAndAwait();
                 }
@@ -257,6 +276,9 @@ final class EchoServerCommand implements Callable<Integer> {
                 }
                 if (noiseServer != null) {
                     out.println("listening noise " + hostPort(noiseServer.tcpAddress()));
+                }
+                if (quicServer != null) {
+                    out.println("listening quic " + hostPort(quicServer.quicAddress()));
                 }
                 if (noise != null) {
                     out.println("noise public-key " + noise.keyPair().publicKeyBase64());
@@ -279,8 +301,10 @@ final class EchoServerCommand implements Callable<Integer> {
                         : tlsServer.stop();
                 CompletableFuture<Void> noiseStopped = noiseServer == null ? CompletableFuture.completedFuture(null)
                         : noiseServer.stop();
+                CompletableFuture<Void> quicStopped = quicServer == null ? CompletableFuture.completedFuture(null)
+                        : quicServer.stop();
                 CompletableFuture<Void> rpcStopped = rpc == null ? CompletableFuture.completedFuture(null) : rpc.stop();
-                CompletableFuture.allOf(echoStopped, tlsStopped, noiseStopped, rpcStopped).join();
+                CompletableFuture.allOf(echoStopped, tlsStopped, noiseStopped, quicStopped, rpcStopped).join();
                 if (metrics != null) {
                     metrics.close();
                 }
@@ -396,22 +420,24 @@ final class EchoServerCommand implements Callable<Integer> {
         }
     }
 
-    /** The TLS of the TLS port and --rpc-tls, read from the PEM files; null when neither is asked for. */
-    private Tls tls() {
-        if (tlsPort == ServerConfig.DISABLED && !rpcTls) {
+    /** The PEM files of the TLS port, the QUIC port and --rpc-tls; null when none is asked for. */
+    private ServerTlsConfig tlsFiles() {
+        if (tlsPort == ServerConfig.DISABLED && quicPort == ServerConfig.DISABLED && !rpcTls) {
             if (tlsCert != null || tlsKey != null || tlsClientCa != null) {
                 throw new ParameterException(spec.commandLine(),
-                        "--tls-cert, --tls-key and --tls-client-ca need --tls-port or --rpc-tls");
+                        "--tls-cert, --tls-key and --tls-client-ca need --tls-port, --quic-port or --rpc-tls");
             }
             return null;
         }
         try {
             Checks.inRange("tlsPort", tlsPort, ServerConfig.DISABLED, 65_535);
+            Checks.inRange("quicPort", quicPort, ServerConfig.DISABLED, 65_535);
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.ECHO);
         }
         if (tlsCert == null || tlsKey == null) {
-            throw new ParameterException(spec.commandLine(), (rpcTls ? "--rpc-tls" : "--tls-port")
+            throw new ParameterException(spec.commandLine(), (rpcTls ? "--rpc-tls"
+                    : tlsPort != ServerConfig.DISABLED ? "--tls-port" : "--quic-port")
                     + " needs --tls-cert and --tls-key (for local runs, make a pair with openssl; see docs/security.md)");
         }
         try {
@@ -419,7 +445,16 @@ final class EchoServerCommand implements Callable<Integer> {
             if (tlsClientCa != null) {
                 builder.clientCa(tlsClientCa);
             }
-            return builder.build().build();
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+        }
+    }
+
+    /** A context built from the PEM files; one that cannot be read or parsed is a usage error naming the file. */
+    private <T> T context(Supplier<T> build) {
+        try {
+            return build.get();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
         }

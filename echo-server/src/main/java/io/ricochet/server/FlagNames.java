@@ -22,7 +22,7 @@ final class FlagNames {
             entry("udpChannels", "--udp-channels"),
             entry("transport", "--transport"), entry("shutdownTimeout", "--shutdown-timeout"),
             entry("lingerTimeout", "--linger-timeout"), entry("metricsPort", "--metrics-port"),
-            entry("tlsPort", "--tls-port"), entry("noisePort", "--noise-port"));
+            entry("tlsPort", "--tls-port"), entry("quicPort", "--quic-port"), entry("noisePort", "--noise-port"));
 
     /** The RPC listener's config: the echo one's, on its own port with its own idle timeout. */
     static final Map<String, String> RPC = overriding(ECHO, Map.of("tcpPort", "--rpc-port", "idleTimeout",

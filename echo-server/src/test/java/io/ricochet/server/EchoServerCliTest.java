@@ -20,6 +20,7 @@ import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcStatus;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
+import io.ricochet.testing.QuicTestClient;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.NoiseMode;
@@ -27,6 +28,7 @@ import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.DevCertificates;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.FrameClient.FrameExchange;
+import io.ricochet.transport.Protocol;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -38,6 +40,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -109,7 +112,8 @@ class EchoServerCliTest {
     @ValueSource(strings = {"--bogus", "--length-field=3", "--idle-timeout=soon", "--transport=dpdk", "--max-frame=0",
         "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7", "--tls-port=0", "--tls-cert=/nonexistent",
         "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0", "--rpc-token-file=/nonexistent",
-        "--noise-port=0 --noise-key=/nonexistent", "--noise-generate-key --noise-port=0", "--noise-key=/tmp/k"})
+        "--noise-port=0 --noise-key=/nonexistent", "--noise-generate-key --noise-port=0", "--noise-key=/tmp/k",
+        "--quic-port=0", "--quic-port=70000"})
     void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
         try (EchoServerProcess server = EchoServerProcess.start(flag.split(" "))) {
             assertEquals(2, server.awaitExit());
@@ -213,6 +217,26 @@ class EchoServerCliTest {
                 ExecutionException refused = assertThrows(ExecutionException.class, () -> stranger.call(BenchMethods.REVERSE,
                         ByteString.copyFromUtf8("abc")).get(10, TimeUnit.SECONDS));
                 assertEquals(RpcStatus.UNAUTHENTICATED, ((RpcException) refused.getCause()).status());
+            }
+            assertEquals(0, server.terminate(), server.stderr());
+        }
+    }
+
+    /** The QUIC port: TLS 1.3 from the same certificate flags, the echo on a bidirectional stream. */
+    @Test
+    void servesTheEchoOverQuic(@TempDir Path dir) throws Exception {
+        Instant now = Instant.now();
+        DevCertificates.Issued ca = DevCertificates.certificateAuthority("test CA", now.minusSeconds(3600), now.plusSeconds(86_400));
+        DevCertificates.PemFiles cert = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600), now.plusSeconds(86_400))
+                .write(dir, "server");
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--metrics-port", "-1",
+                "--rpc-port", "-1", "--quic-port", "0", "--tls-cert", cert.certificate().toString(), "--tls-key",
+                cert.privateKey().toString())) {
+            InetSocketAddress quic = server.awaitListening("quic");
+            try (QuicTestClient client = QuicTestClient.connect(quic, Protocol.QUIC_ALPN)) {
+                QuicTestClient.Stream stream = client.openStream();
+                stream.write(new byte[] {0, 3, 1, 2, 3});
+                assertArrayEquals(new byte[] {0, 3, 3, 2, 1}, stream.read(5, Duration.ofSeconds(10)));
             }
             assertEquals(0, server.terminate(), server.stderr());
         }

@@ -30,6 +30,8 @@ import java.time.Duration;
  * @param reusePort              bind the TCP and UDP listeners with {@code SO_REUSEPORT}, so several processes (or
  *                               servers) bound to the same port share it, and the kernel spreads new connections and
  *                               UDP peers over them by a hash of the peer's address
+ * @param quicPort               QUIC port (UDP), 0 for an ephemeral one, {@link #DISABLED} (the default) for no QUIC
+ *                               listener; it needs the builder's {@code quic} TLS
  * @param udpChannels            UDP sockets bound to the UDP port with {@code SO_REUSEPORT}, one event loop each, so
  *                               the kernel spreads peers over the loops (a peer stays on one); 0 (the default) means
  *                               one per event loop on epoll and io_uring and one on NIO, the fallback; a count applies
@@ -53,6 +55,7 @@ public record ServerConfig(
         Duration shutdownTimeout,
         Duration lingerTimeout,
         boolean reusePort,
+        int quicPort,
         int udpChannels) {
 
     /** A port value that turns that listener off. */
@@ -76,8 +79,9 @@ public record ServerConfig(
         notNull("transport", transport);
         inRange("tcpPort", tcpPort, DISABLED, 65_535);
         inRange("udpPort", udpPort, DISABLED, 65_535);
-        if (tcpPort == DISABLED && udpPort == DISABLED) {
-            throw new IllegalArgumentException("tcpPort, udpPort: both disabled (expected: at least one listener)");
+        inRange("quicPort", quicPort, DISABLED, 65_535);
+        if (tcpPort == DISABLED && udpPort == DISABLED && quicPort == DISABLED) {
+            throw new IllegalArgumentException("tcpPort, udpPort, quicPort: all disabled (expected: at least one listener)");
         }
         inRange("maxFrame", maxFrame, 1, lengthField.largestMaxFrame());
         positive("idleTimeout", idleTimeout);
@@ -111,6 +115,10 @@ public record ServerConfig(
         return udpPort != DISABLED;
     }
 
+    public boolean quicEnabled() {
+        return quicPort != DISABLED;
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -134,6 +142,7 @@ public record ServerConfig(
         b.shutdownTimeout = shutdownTimeout;
         b.lingerTimeout = lingerTimeout;
         b.reusePort = reusePort;
+        b.quicPort = quicPort;
         b.udpChannels = udpChannels;
         return b;
     }
@@ -157,6 +166,7 @@ public record ServerConfig(
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
         private boolean reusePort;
+        private int quicPort = DISABLED;
         private int udpChannels;
 
         private Builder() {
@@ -178,6 +188,12 @@ public record ServerConfig(
         }
 
         /** Ephemeral TCP and UDP ports, as tests and embedded servers want. */
+        /** The QUIC listener's UDP port: 0 for an ephemeral one, {@link #DISABLED} for none. */
+        public Builder quicPort(int quicPort) {
+            this.quicPort = quicPort;
+            return this;
+        }
+
         public Builder ephemeralPorts() {
             this.tcpPort = 0;
             this.udpPort = 0;
@@ -262,7 +278,7 @@ public record ServerConfig(
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
-                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, udpChannels);
+                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, quicPort, udpChannels);
         }
     }
 }

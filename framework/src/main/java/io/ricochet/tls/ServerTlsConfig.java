@@ -1,5 +1,7 @@
 package io.ricochet.tls;
 
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -63,6 +65,33 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
             return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved));
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("tls: cannot build a server context from " + certificateChain + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The same certificate, key and client CA, for QUIC: TLS 1.3, the only version QUIC has, with {@code alpn} as the
+     * one application protocol a client must offer. Fails as {@link #build()} does. The provider is BoringSSL,
+     * inside QUIC's native library, whatever {@link #provider} says.
+     */
+    public QuicSslContext buildQuic(String alpn) {
+        Checks.notNull("alpn", alpn);
+        try {
+            open("certificateChain", certificateChain).close();
+            open("privateKey", privateKey).close();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("tls: " + e.getMessage(), e);
+        }
+        try {
+            QuicSslContextBuilder builder = QuicSslContextBuilder.forServer(privateKey.toFile(), null,
+                    certificateChain.toFile()).applicationProtocols(alpn);
+            if (clientCa != null) {
+                builder.trustManager(clientCa.toFile()).clientAuth(ClientAuth.REQUIRE);
+            }
+            return builder.build();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("tls: cannot build a QUIC server context from " + certificateChain
+                    + " and " + privateKey + " (expected: a PEM certificate chain and its PEM PKCS#8 key): "
                     + e.getMessage(), e);
         }
     }

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.util.concurrent.EventExecutor;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -78,6 +79,7 @@ public final class RicochetServer implements AutoCloseable {
     private final PipelineCustomizer customizer;
     private final Tls tls;
     private final ServerNoiseConfig noise;
+    private final QuicSslContext quicTls;
     private final MeterRegistry registry;
     private final String name;
     private final String tcpProtocolTag;
@@ -89,6 +91,7 @@ public final class RicochetServer implements AutoCloseable {
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final List<TransportMeters> meters = new ArrayList<>();
     private volatile Channel tcpChannel;
+    private volatile QuicListener quic;
     /** The UDP sockets bound so far, all on one port; the first one bound first. */
     private final List<Channel> udpChannels = new CopyOnWriteArrayList<>();
 
@@ -101,6 +104,7 @@ public final class RicochetServer implements AutoCloseable {
         this.customizer = b.customizer;
         this.tls = b.tls;
         this.noise = b.noise;
+        this.quicTls = b.quicTls;
         this.registry = b.registry;
         this.name = b.name;
         this.tcpProtocolTag = b.tcpProtocolTag;
@@ -129,9 +133,14 @@ public final class RicochetServer implements AutoCloseable {
             // Every meter first: a clash must fail the start before anything is bound.
             TransportCounters tcpCounters = config.tcpEnabled() ? counters(tcpProtocolTag, connections::active) : null;
             TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessions::held) : null;
+            // A QUIC listener's sessions are its streams.
+            TransportCounters quicCounters = config.quicEnabled() ? counters(Protocol.QUIC.tag(), this::activeQuicStreams)
+                    : null;
             CompletableFuture<Void> tcp = tcpCounters != null ? bindTcp(tcpCounters) : CompletableFuture.completedFuture(null);
             CompletableFuture<Void> udp = udpCounters != null ? bindUdp(udpCounters) : CompletableFuture.completedFuture(null);
-            CompletableFuture.allOf(tcp, udp).whenComplete((v, e) -> {
+            CompletableFuture<Void> quicBound = quicCounters != null ? bindQuic(quicCounters)
+                    : CompletableFuture.completedFuture(null);
+            CompletableFuture.allOf(tcp, udp, quicBound).whenComplete((v, e) -> {
                 if (e == null) {
                     binding.complete(null);
                 } else {
@@ -255,6 +264,14 @@ public final class RicochetServer implements AutoCloseable {
         return bound(bootstrap.bind(config.host(), port), "udp", port).thenAccept(udpChannels::add);
     }
 
+    private CompletableFuture<Void> bindQuic(TransportCounters quicCounters) {
+        QuicListener listener = new QuicListener(config, quicTls, handlers, quicCounters, customizer);
+        quic = listener;
+        return bound(listener.bind(loops.group().next(), loops.transport()), "quic", config.quicPort())
+                .thenAccept(ch -> log.info("quic bound to {} ({}, TLS 1.3, ALPN {})", hostPort(quicAddress()),
+                        loops.kind().label(), Protocol.QUIC_ALPN));
+    }
+
     private CompletableFuture<Channel> bound(ChannelFuture future, String what, int port) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
         future.addListener(f -> {
@@ -291,6 +308,24 @@ public final class RicochetServer implements AutoCloseable {
     public InetSocketAddress udpAddress() {
         List<Channel> bound = udpChannels;
         return bound.isEmpty() ? null : (InetSocketAddress) bound.get(0).localAddress();
+    }
+
+    /** The bound QUIC address (its UDP port), or null without a bound QUIC listener. */
+    public InetSocketAddress quicAddress() {
+        QuicListener listener = quic;
+        return listener == null ? null : listener.address();
+    }
+
+    /** Open QUIC streams, each a framed session. */
+    public int activeQuicStreams() {
+        QuicListener listener = quic;
+        return listener == null ? 0 : listener.activeStreams();
+    }
+
+    /** Open QUIC connections. */
+    public int activeQuicConnections() {
+        QuicListener listener = quic;
+        return listener == null ? 0 : listener.activeConnections();
     }
 
     /** UDP sockets bound to the UDP port, each served by its own event loop. */
@@ -357,15 +392,17 @@ public final class RicochetServer implements AutoCloseable {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         // Closed before the listener: a connection accepted from now on is closed unserved, and none is missed.
         for (Channel ch : connections.close()) {
-            ch.eventLoop().execute(() -> {
-                TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
-                if (session != null) {
-                    session.drain();
-                } else {
-                    ch.close();
-                }
-            });
-            closing.add(closed(ch.closeFuture()));
+            closing.add(drain(ch));
+        }
+        QuicListener quicListener = quic;
+        if (quicListener != null) {
+            // QUIC's streams share its socket: it closes once they have drained.
+            List<CompletableFuture<Void>> streams = new ArrayList<>();
+            for (Channel stream : quicListener.closeStreams()) {
+                streams.add(drain(stream));
+            }
+            closing.add(CompletableFuture.allOf(streams.toArray(CompletableFuture[]::new))
+                    .thenCompose(v -> quicListener.close()));
         }
         closing.add(closeListeners());
         long timeoutMillis = config.shutdownTimeout().toMillis();
@@ -373,7 +410,12 @@ public final class RicochetServer implements AutoCloseable {
                 .thenApply(v -> false)
                 .completeOnTimeout(true, timeoutMillis, TimeUnit.MILLISECONDS)
                 .whenComplete((timedOut, e) -> {
-                    for (Channel ch : connections.channels()) {
+                    List<Channel> left = new ArrayList<>(connections.channels());
+                    if (quicListener != null) {
+                        left.addAll(quicListener.openStreams());
+                        quicListener.close();
+                    }
+                    for (Channel ch : left) {
                         if (Boolean.TRUE.equals(timedOut)) {
                             log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(), config.shutdownTimeout());
                         }
@@ -384,6 +426,19 @@ public final class RicochetServer implements AutoCloseable {
                         terminate();
                     });
                 });
+    }
+
+    /** Lets a framed session finish the replies it owes and close lingering; completes when it has closed. */
+    private static CompletableFuture<Void> drain(Channel ch) {
+        ch.eventLoop().execute(() -> {
+            TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
+            if (session != null) {
+                session.drain();
+            } else {
+                ch.close();
+            }
+        });
+        return closed(ch.closeFuture());
     }
 
     /** Closes the bound listeners, UDP after flushing what it has written. */
@@ -440,6 +495,7 @@ public final class RicochetServer implements AutoCloseable {
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
         private ServerNoiseConfig noise;
+        private QuicSslContext quicTls;
         private MeterRegistry registry;
         private String name = "ricochet";
         private String tcpProtocolTag = Protocol.TCP.tag();
@@ -509,6 +565,15 @@ public final class RicochetServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The QUIC listener's TLS 1.3, needed when the config has a {@code quicPort}: build it with
+         * {@link ServerTlsConfig#buildQuic}{@code (Protocol.QUIC_ALPN)}. Clients must offer the same ALPN.
+         */
+        public Builder quic(QuicSslContext tls) {
+            this.quicTls = Checks.notNull("tls", tls);
+            return this;
+        }
+
         /** Counts into {@code registry}; without one the server counts nothing. */
         public Builder meterRegistry(MeterRegistry registry) {
             this.registry = Checks.notNull("registry", registry);
@@ -541,6 +606,10 @@ public final class RicochetServer implements AutoCloseable {
             Checks.notNull("handler", handlers);
             if (tls != null && noise != null) {
                 throw new IllegalArgumentException("tls and noise on one server (expected: one or the other)");
+            }
+            if (config.quicEnabled() && quicTls == null) {
+                throw new IllegalArgumentException("quicPort " + config.quicPort() + " without QUIC TLS (expected: "
+                        + "builder.quic(context), QUIC always encrypts)");
             }
             if (loops != null) {
                 return new RicochetServer(this, loops, shutdownLoopsOnStop);

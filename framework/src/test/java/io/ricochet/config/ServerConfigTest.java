@@ -88,6 +88,6 @@ class ServerConfigTest {
     void atLeastOneListener() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ServerConfig.builder().tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).build());
-        assertEquals("tcpPort, udpPort: both disabled (expected: at least one listener)", e.getMessage());
+        assertEquals("tcpPort, udpPort, quicPort: all disabled (expected: at least one listener)", e.getMessage());
     }
 }

@@ -75,7 +75,7 @@ public final class MetricsScraper {
     }
 
     /**
-     * Whether a frames series is a server's echo protocol (tcp, udp, or tcp inside tls or noise): an RPC port's
+     * Whether a frames series is a server's echo protocol (tcp, udp, tcp inside tls or noise, or quic): an RPC port's
      * frames are requests of another kind, and a client group's are not the server's work. Servers from before the {@code protocol}
      * and {@code role} tags named the protocol in a {@code transport} tag and counted servers only.
      */
@@ -84,7 +84,7 @@ public final class MetricsScraper {
         if (protocol != null) {
             return "server".equals(tag(line, "role"))
                     && (protocol.equals("tcp") || protocol.equals("udp") || protocol.equals("tls")
-                    || protocol.equals("noise"));
+                    || protocol.equals("noise") || protocol.equals("quic"));
         }
         String transport = tag(line, "transport");
         return "tcp".equals(transport) || "udp".equals(transport);

@@ -1,0 +1,149 @@
+package io.ricochet.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicServerCodecBuilder;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicTokenHandler;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.handler.ConnectionRegistry;
+import io.ricochet.metrics.TransportCounters;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The QUIC listener: one datagram socket on one event loop with quiche's codec, TLS 1.3 inside it. Each bidirectional
+ * stream a client opens is a framed session built exactly as a TCP connection is (decoder, idle timeout,
+ * backpressure, session; {@link TcpChannelInitializer}), so frames, replies, limits and protocol errors are TCP's, and
+ * a bad length closes the stream. QUIC's own idle timeout is the config's, so a connection with no stream left goes
+ * quiet and ends. Connections and streams are each capped at {@code maxConnections}, and a connection may open
+ * {@value #MAX_STREAMS_PER_CONNECTION} streams at once. Flow control bounds what a peer can queue: a stream's reads
+ * pause while its replies wait (backpressure), so its window stops the peer.
+ */
+final class QuicListener {
+    static final int MAX_STREAMS_PER_CONNECTION = 16;
+    /** Unread bytes a peer may send on one stream, and on all of a connection's streams together. */
+    private static final long STREAM_WINDOW = 256 * 1024;
+    private static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
+
+    /** Sends no Retry, so issues no token, and refuses any token a client shows: none can be one of ours. */
+    private static final QuicTokenHandler NO_RETRY = new QuicTokenHandler() {
+        @Override
+        public boolean writeToken(ByteBuf out, ByteBuf dcid, InetSocketAddress address) {
+            return false;
+        }
+
+        @Override
+        public int validateToken(ByteBuf token, InetSocketAddress address) {
+            return -1;
+        }
+
+        @Override
+        public int maxTokenLength() {
+            return 0;
+        }
+    };
+
+    private final ServerConfig config;
+    private final ConnectionRegistry connections;
+    private final ConnectionRegistry streams;
+    private final ChannelInitializer<Channel> streamInitializer;
+    private final QuicSslContext tls;
+    private volatile Channel channel;
+
+    QuicListener(ServerConfig config, QuicSslContext tls, Supplier<FrameHandler> handlers, TransportCounters counters,
+            PipelineCustomizer customizer) {
+        this.config = config;
+        this.tls = tls;
+        this.connections = new ConnectionRegistry(config.maxConnections());
+        this.streams = new ConnectionRegistry(config.maxConnections());
+        this.streamInitializer = new TcpChannelInitializer(config, handlers, counters, streams, customizer);
+    }
+
+    ChannelFuture bind(EventLoop loop, IoTransport transport) {
+        long idleMillis = config.idleTimeout().toMillis();
+        ChannelInitializer<QuicChannel> admission = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(QuicChannel ch) {
+                if (!connections.admit(ch)) {
+                    ch.close();
+                }
+            }
+        };
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.datagramChannel())
+                .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
+                .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
+                .handler(new QuicServerCodecBuilder()
+                        .sslContext(tls)
+                        .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
+                        .initialMaxData(CONNECTION_WINDOW)
+                        .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
+                        .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                        .initialMaxStreamsBidirectional(MAX_STREAMS_PER_CONNECTION)
+                        .initialMaxStreamsUnidirectional(0)
+                        // No Retry round trip: RFC 9000's limit of three times what a client sent still bounds
+                        // what an unvalidated address can be sent.
+                        .tokenHandler(NO_RETRY)
+                        .handler(admission)
+                        .streamOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                        .streamHandler(streamInitializer)
+                        .build());
+        if (config.reusePort()) {
+            bootstrap.option(transport.reusePortOption(), true);
+        }
+        ChannelFuture bound = bootstrap.bind(config.host(), config.quicPort());
+        bound.addListener(f -> {
+            if (f.isSuccess()) {
+                channel = bound.channel();
+            }
+        });
+        return bound;
+    }
+
+    /** The bound address, or null before the bind. */
+    InetSocketAddress address() {
+        Channel ch = channel;
+        return ch == null ? null : (InetSocketAddress) ch.localAddress();
+    }
+
+    int activeStreams() {
+        return streams.active();
+    }
+
+    int activeConnections() {
+        return connections.active();
+    }
+
+    /** Admits no more streams and returns the open ones, for a stop to drain as it drains TCP connections. */
+    Set<Channel> closeStreams() {
+        return streams.close();
+    }
+
+    Set<Channel> openStreams() {
+        return streams.channels();
+    }
+
+    /** Closes every connection (CONNECTION_CLOSE, no error) and then the socket; completes when the socket is closed. */
+    CompletableFuture<Void> close() {
+        connections.close().forEach(Channel::close);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Channel ch = channel;
+        if (ch == null) {
+            done.complete(null);
+            return done;
+        }
+        ch.eventLoop().execute(() -> ch.close().addListener(f -> done.complete(null)));
+        return done;
+    }
+}

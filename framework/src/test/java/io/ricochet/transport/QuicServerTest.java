@@ -1,0 +1,167 @@
+package io.ricochet.transport;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.metrics.MeterNames;
+import io.ricochet.testing.Frames;
+import io.ricochet.testing.Meters;
+import io.ricochet.testing.QuicTestClient;
+import io.ricochet.testing.ReverseEcho;
+import io.ricochet.tls.DevCertificates;
+import io.ricochet.tls.ServerTlsConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The QUIC echo contract: each bidirectional stream framed as a TCP connection, inside TLS 1.3. */
+@Timeout(60)
+class QuicServerTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    static Path dir;
+    static QuicSslContext tls;
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @BeforeAll
+    static void certificate() throws IOException {
+        Instant now = Instant.now();
+        DevCertificates.Issued ca = DevCertificates.certificateAuthority("Ricochet test CA", now.minusSeconds(3600),
+                now.plusSeconds(86_400));
+        DevCertificates.PemFiles server = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600),
+                now.plusSeconds(86_400)).write(dir, "server");
+        tls = ServerTlsConfig.builder(server.certificate(), server.privateKey()).build()
+                .buildQuic(Protocol.QUIC_ALPN);
+    }
+
+    private RicochetServer start(ServerConfig.Builder config) {
+        return RicochetServer.builder()
+                .config(config.tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).quicPort(0).build())
+                .handler(new ReverseEcho()).quic(tls).meterRegistry(registry).build().startAndAwait();
+    }
+
+    private static ServerConfig.Builder config() {
+        return ServerConfig.builder().host("127.0.0.1").ioThreads(1).transport(TransportKind.AUTO);
+    }
+
+    @Test
+    void eachStreamIsAnsweredFrameByFrameReversed() throws Exception {
+        try (RicochetServer server = start(config());
+                QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream first = client.openStream();
+            QuicTestClient.Stream second = client.openStream();
+            ByteArrayOutputStream sent = new ByteArrayOutputStream();
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            // Pipelined, of every size up to 300 bytes, in one write: frames split and joined across packets.
+            for (int length = 1; length <= 300; length++) {
+                byte[] body = Frames.body(length, length);
+                sent.write(Frames.encode(2, body));
+                expected.write(Frames.encode(2, Frames.reversed(body)));
+            }
+            first.write(sent.toByteArray());
+            byte[] other = Frames.encode(2, new byte[] {1, 2, 3});
+            second.write(other);
+            assertArrayEquals(expected.toByteArray(), first.read(expected.size(), WAIT));
+            assertArrayEquals(Frames.encode(2, new byte[] {3, 2, 1}), second.read(other.length, WAIT),
+                    "a second stream is a session of its own");
+            assertEquals(2, server.activeQuicStreams());
+            assertEquals(1, server.activeQuicConnections());
+            assertEquals(301.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "quic"));
+        }
+    }
+
+    @Test
+    void aBadLengthClosesTheStreamAndTheConnectionServesOthers() throws Exception {
+        try (RicochetServer server = start(config());
+                QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream empty = client.openStream();
+            empty.write(Frames.header(2, 0));
+            empty.ended().get(10, TimeUnit.SECONDS);
+            QuicTestClient.Stream tooLong = client.openStream();
+            tooLong.write(Frames.header(2, server.config().maxFrame() + 1));
+            tooLong.ended().get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> Meters.protocolErrors(registry, "quic", "too_long") == 1.0);
+            assertEquals(1.0, Meters.protocolErrors(registry, "quic", "empty"));
+
+            QuicTestClient.Stream good = client.openStream();
+            good.write(Frames.encode(2, new byte[] {7, 8}));
+            assertArrayEquals(Frames.encode(2, new byte[] {8, 7}), good.read(4, WAIT));
+            assertEquals(1, server.activeQuicConnections(), "a stream's error ends that stream only");
+        }
+    }
+
+    @Test
+    void aHalfCloseIsAnsweredAndThenTheStreamEnds() throws Exception {
+        try (RicochetServer server = start(config());
+                QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream stream = client.openStream();
+            stream.write(Frames.encode(2, new byte[] {1, 2}));
+            stream.channel().shutdownOutput().sync();
+            assertArrayEquals(Frames.encode(2, new byte[] {2, 1}), stream.read(4, WAIT));
+            stream.ended().get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> Meters.closed(registry, "quic", "peer") == 1.0);
+        }
+    }
+
+    @Test
+    void anIdleStreamIsClosedAndThenTheIdleConnection() throws Exception {
+        try (RicochetServer server = start(config().idleTimeout(Duration.ofMillis(500)));
+                QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream stream = client.openStream();
+            stream.write(Frames.encode(2, new byte[] {1}));
+            stream.read(3, WAIT);
+            stream.ended().get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> Meters.closed(registry, "quic", "idle") == 1.0);
+            await().atMost(WAIT).until(() -> server.activeQuicConnections() == 0);
+            assertEquals(0, server.activeQuicStreams());
+        }
+    }
+
+    @Test
+    void aClientOfferingAnotherAlpnIsRefused() {
+        try (RicochetServer server = start(config())) {
+            assertThrows(Exception.class, () -> QuicTestClient.connect(server.quicAddress(), "h3").close());
+            assertEquals(0, server.activeQuicConnections());
+        }
+    }
+
+    @Test
+    void aQuicPortNeedsTls() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RicochetServer.builder()
+                .config(config().quicPort(0).build()).handler(new ReverseEcho()).build());
+        assertTrue(e.getMessage().startsWith("quicPort 0 without QUIC TLS"), e.getMessage());
+    }
+
+    @Test
+    void aStopAnswersWhatWasAskedAndEndsTheConnections() throws Exception {
+        RicochetServer server = start(config());
+        try (QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream stream = client.openStream();
+            byte[] frame = Frames.encode(2, new byte[] {4, 5, 6});
+            stream.write(frame);
+            stream.read(frame.length, WAIT);
+            server.stop().get(20, TimeUnit.SECONDS);
+            stream.ended().get(10, TimeUnit.SECONDS);
+            assertEquals(0, server.activeQuicStreams());
+            assertEquals(Arrays.toString(Frames.encode(2, new byte[] {6, 5, 4})),
+                    Arrays.toString(stream.read(frame.length, WAIT)));
+        }
+    }
+}
