@@ -1,5 +1,7 @@
 package io.ricochet.tls;
 
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -86,6 +88,39 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
             return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved));
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("tls: cannot build a client context: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The same trust and client certificate, for QUIC: TLS 1.3, offering {@code alpn}. {@code keyBits} does not
+     * apply (QUIC's suites are BoringSSL's), nor {@link #provider}. Fails as {@link #build()} does.
+     */
+    public QuicSslContext buildQuic(String alpn) {
+        Checks.notNull("alpn", alpn);
+        QuicSslContextBuilder builder = QuicSslContextBuilder.forClient().applicationProtocols(alpn);
+        if (insecure) {
+            builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        } else if (trustedCa != null) {
+            requireReadable("trustedCa", trustedCa);
+            builder.trustManager(trustedCa.toFile());
+        }
+        if (certificateChain != null) {
+            requireReadable("certificateChain", certificateChain);
+            requireReadable("privateKey", privateKey);
+            builder.keyManager(privateKey.toFile(), null, certificateChain.toFile());
+        }
+        try {
+            return builder.build();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("tls: cannot build a QUIC client context: " + e.getMessage(), e);
+        }
+    }
+
+    private static void requireReadable(String field, Path file) {
+        try {
+            ServerTlsConfig.open(field, file).close();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("tls: " + e.getMessage(), e);
         }
     }
 

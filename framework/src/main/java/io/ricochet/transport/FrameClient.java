@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
@@ -47,6 +48,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  */
 public final class FrameClient implements AutoCloseable {
+    /** A QUIC connection's own idle limit: the server's, usually shorter, is the one that acts. */
+    private static final long QUIC_IDLE_MILLIS = 60_000;
+
     private final LengthField lengthField;
     private final int maxFrame;
     private final EventLoops loops;
@@ -55,6 +59,7 @@ public final class FrameClient implements AutoCloseable {
     private final PipelineCustomizer customizer;
     private final Tls tls;
     private final ClientNoiseConfig noise;
+    private final QuicSslContext quic;
     private final TransportCounters counters;
     private final TransportMeters meters;
     private final AtomicInteger open = new AtomicInteger();
@@ -70,8 +75,9 @@ public final class FrameClient implements AutoCloseable {
         this.customizer = b.customizer;
         this.tls = b.tls;
         this.noise = b.noise;
-        if (tls != null && noise != null) {
-            throw new IllegalArgumentException("tls and noise on one client (expected: one or the other)");
+        this.quic = b.quic;
+        if ((tls != null ? 1 : 0) + (noise != null ? 1 : 0) + (quic != null ? 1 : 0) > 1) {
+            throw new IllegalArgumentException("tls, noise and quic: more than one on one client (expected: one at most)");
         }
         try {
             this.meters = b.registry == null ? null
@@ -162,14 +168,16 @@ public final class FrameClient implements AutoCloseable {
                 handler.sessionClosed(s);
             }
         };
-        ChannelFuture connected = bootstrap(null).handler(new ChannelInitializer<Channel>() {
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 FrameClientInitializer.init(ch, lengthField, maxFrame, opening, counters, tls, noise, remote);
                 handshake.set(handshakeFuture(ch));
                 customizer.customize(ch);
             }
-        }).connect(remote);
+        };
+        ChannelFuture connected = quic != null ? connectQuic(remote, null, null, init)
+                : bootstrap(null).handler(init).connect(remote);
         track(connected, session);
         return session;
     }
@@ -206,7 +214,7 @@ public final class FrameClient implements AutoCloseable {
      */
     public ChannelFuture connect(InetSocketAddress remote, InetSocketAddress local, EventLoop loop, ChannelHandler frames,
             Delivery delivery) {
-        ChannelFuture connected = bootstrap(loop).handler(new ChannelInitializer<Channel>() {
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 ConnectionStats stats = new ConnectionStats(counters);
@@ -224,9 +232,21 @@ public final class FrameClient implements AutoCloseable {
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
                 customizer.customize(ch);
             }
-        }).connect(remote, local);
+        };
+        ChannelFuture connected = quic != null ? connectQuic(remote, local, loop, init)
+                : bootstrap(loop).handler(init).connect(remote, local);
         track(connected, null);
         return connected;
+    }
+
+    /**
+     * A QUIC connection with one bidirectional stream that {@code stream} sets up: the future is its datagram
+     * socket's, done when the stream is open.
+     */
+    private ChannelFuture connectQuic(InetSocketAddress remote, InetSocketAddress local, EventLoop loop,
+            ChannelInitializer<Channel> stream) {
+        return QuicConnector.connect(loops.transport(), loop != null ? loop : loops.group().next(), quic,
+                QUIC_IDLE_MILLIS, connectTimeoutMillis, remote, local, stream);
     }
 
     /**
@@ -387,6 +407,7 @@ public final class FrameClient implements AutoCloseable {
         private PipelineCustomizer customizer = PipelineCustomizer.NONE;
         private Tls tls;
         private ClientNoiseConfig noise;
+        private QuicSslContext quic;
         private MeterRegistry registry;
         private String name = "ricochet-client";
         private String protocolTag = Protocol.TCP.tag();
@@ -440,6 +461,16 @@ public final class FrameClient implements AutoCloseable {
         /** Connects over the Noise channel to a server whose public key {@code noise} pins. Not with {@link #tls}. */
         public Builder noise(ClientNoiseConfig noise) {
             this.noise = Checks.notNull("noise", noise);
+            return this;
+        }
+
+        /**
+         * Connects over QUIC: each connection its own datagram socket and QUIC connection, the frames on one
+         * bidirectional stream ({@code docs/protocol.md}). {@code tls} must offer the server's ALPN,
+         * {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or {@link #noise}.
+         */
+        public Builder quic(QuicSslContext tls) {
+            this.quic = Checks.notNull("tls", tls);
             return this;
         }
 

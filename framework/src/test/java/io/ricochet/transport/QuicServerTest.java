@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -15,6 +18,7 @@ import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.QuicTestClient;
 import io.ricochet.testing.ReverseEcho;
+import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.DevCertificates;
 import io.ricochet.tls.ServerTlsConfig;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +42,7 @@ class QuicServerTest {
     @TempDir
     static Path dir;
     static QuicSslContext tls;
+    static Path caFile;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -49,6 +55,7 @@ class QuicServerTest {
                 now.plusSeconds(86_400)).write(dir, "server");
         tls = ServerTlsConfig.builder(server.certificate(), server.privateKey()).build()
                 .buildQuic(Protocol.QUIC_ALPN);
+        caFile = ca.write(dir, "ca").certificate();
     }
 
     private RicochetServer start(ServerConfig.Builder config) {
@@ -84,6 +91,34 @@ class QuicServerTest {
             assertEquals(2, server.activeQuicStreams());
             assertEquals(1, server.activeQuicConnections());
             assertEquals(301.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "quic"));
+        }
+    }
+
+    @Test
+    void aFrameClientOverQuicTrustingTheCaExchangesFrames() throws Exception {
+        QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
+        try (RicochetServer server = start(config());
+                FrameClient frames = FrameClient.builder().quic(client).build()) {
+            FrameClient.FrameExchange exchange = frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS);
+            ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
+            try {
+                assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
+            } finally {
+                reply.release();
+            }
+            assertEquals(1, frames.openConnections());
+        }
+    }
+
+    /** The certificate names localhost and 127.0.0.1 only: a server reached at 127.0.0.2 is not the one it names. */
+    @Test
+    void aFrameClientChecksTheCertificatesName() throws Exception {
+        QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
+        try (RicochetServer server = start(config().host("127.0.0.2"));
+                FrameClient frames = FrameClient.builder().quic(client).build()) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof javax.net.ssl.SSLHandshakeException, e.toString());
         }
     }
 

@@ -1,0 +1,88 @@
+package io.ricochet.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicClientCodecBuilder;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamType;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client's QUIC connection carrying one framed session: its own datagram socket (so a connection is one file
+ * descriptor and one source port, as over TCP), the handshake, and one bidirectional stream whose pipeline
+ * {@code stream} builds. The three end together: when the stream closes, the connection is closed
+ * ({@code CONNECTION_CLOSE}), and then the socket.
+ */
+final class QuicConnector {
+    /** What a client lets the server send unread: as the server's own windows, so neither side waits on the other. */
+    private static final long STREAM_WINDOW = 256 * 1024;
+    private static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
+
+    private QuicConnector() {
+    }
+
+    /**
+     * Connects and opens the stream. The future is the datagram socket's: it completes once the stream is open, or
+     * fails with the bind, handshake or stream failure, the socket then closed.
+     */
+    static ChannelFuture connect(IoTransport transport, EventLoop loop, QuicSslContext tls, long idleMillis,
+            int connectTimeoutMillis, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(transport.datagramChannel())
+                .handler(new QuicClientCodecBuilder()
+                        // The engine knows whom it connects to, so the certificate's name is checked against it.
+                        .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
+                        .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
+                        .initialMaxData(CONNECTION_WINDOW)
+                        .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                        .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
+                        .build());
+        ChannelFuture bound = bootstrap.bind(local == null ? new InetSocketAddress(0) : new InetSocketAddress(
+                local.getAddress(), 0));
+        Channel datagram = bound.channel();
+        ChannelPromise ready = datagram.newPromise();
+        bound.addListener(b -> {
+            if (!b.isSuccess()) {
+                ready.tryFailure(b.cause());
+                return;
+            }
+            QuicChannel.newBootstrap(datagram).remoteAddress(remote)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                    // A stream the server opens is not part of the protocol: what it brings goes to the pipeline's
+                    // tail, which releases it.
+                    .streamHandler(new ChannelInboundHandlerAdapter())
+                    .connect().addListener(c -> {
+                        if (!c.isSuccess()) {
+                            fail(ready, datagram, c.cause());
+                            return;
+                        }
+                        QuicChannel connection = (QuicChannel) c.getNow();
+                        connection.closeFuture().addListener(x -> datagram.close());
+                        connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
+                            if (!s.isSuccess()) {
+                                fail(ready, datagram, s.cause());
+                                connection.close();
+                                return;
+                            }
+                            QuicStreamChannel opened = (QuicStreamChannel) s.getNow();
+                            opened.closeFuture().addListener(x -> connection.close());
+                            ready.trySuccess();
+                        });
+                    });
+        });
+        return ready;
+    }
+
+    private static void fail(ChannelPromise ready, Channel datagram, Throwable cause) {
+        ready.tryFailure(cause);
+        datagram.close();
+    }
+}
