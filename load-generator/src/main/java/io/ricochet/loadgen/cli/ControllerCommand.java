@@ -19,6 +19,7 @@ import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
+import io.ricochet.transport.Protocol;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -353,9 +354,13 @@ class ControllerCommand implements Callable<Integer> {
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
         try {
+            Protocol protocol = sub.matchedOptionValue("--transport", Protocol.TCP);
+            if (protocol == Protocol.QUIC) {
+                throw new ParameterException(cli, "invalid option value: --transport quic in a controller run (expected: "
+                        + "tcp or udp; run QUIC loads alone for now)");
+            }
             return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
-                    sub.matchedOptionValue("--transport", io.ricochet.transport.Protocol.TCP)
-                            == io.ricochet.transport.Protocol.UDP, err);
+                    protocol, err);
         } catch (InvalidValueException e) {
             // The scenario's own checks run in the workers; what sizes the embedded server is checked here.
             throw new ParameterException(cli, FlagNames.usage(sub.commandSpec(), e).getMessage());

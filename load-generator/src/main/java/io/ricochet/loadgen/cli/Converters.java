@@ -73,7 +73,8 @@ final class Converters {
             return switch (value.toLowerCase(Locale.ROOT)) {
                 case "tcp" -> Protocol.TCP;
                 case "udp" -> Protocol.UDP;
-                default -> throw new TypeConversionException("transport: " + value + " (expected: tcp or udp)");
+                case "quic" -> Protocol.QUIC;
+                default -> throw new TypeConversionException("transport: " + value + " (expected: tcp, udp or quic)");
             };
         }
     }

@@ -34,12 +34,13 @@ final class CrrCommand extends ScenarioCommand {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls");
         }
         if (load.protocol != Protocol.TCP) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr is TCP only)");
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: "
+                    + load.protocol.tag() + " (crr is TCP only)");
         }
         LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.connections(concurrency));
         Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false, System.err)) {
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), Protocol.TCP, System.err)) {
             LoadSpec spec = builder.targets(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,

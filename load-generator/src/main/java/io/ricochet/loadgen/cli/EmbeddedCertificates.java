@@ -1,9 +1,11 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.tls.DevCertificates;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
+import io.ricochet.transport.Protocol;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -40,6 +42,12 @@ final class EmbeddedCertificates implements AutoCloseable {
     /** The CA certificate (PEM) the clients trust. */
     Path ca() {
         return ca.certificate();
+    }
+
+    /** The server's QUIC TLS from the same certificate, with Ricochet's ALPN. */
+    QuicSslContext serverQuic() {
+        return ServerTlsConfig.builder(server.certificate(), server.privateKey()).build()
+                .buildQuic(Protocol.QUIC_ALPN);
     }
 
     Tls serverTls(TlsProvider provider) {

@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -33,15 +34,16 @@ final class EmbeddedTarget implements AutoCloseable {
 
     /**
      * {@code tls}: the server side of TLS for the TCP and RPC listeners, or null; {@code noise}: of the Noise channel
-     * for them, or null.
+     * for them, or null; {@code quic}: a QUIC listener's TLS, or null for none.
      */
     EmbeddedTarget(LengthField lengthField, int maxFrame, int ioThreads, Duration idleTimeout, boolean withRpc, Tls tls,
-            ServerNoiseConfig noise) {
+            ServerNoiseConfig noise, QuicSslContext quic) {
         this.security = tls != null ? " over tls " : noise != null ? " over noise " : " ";
         jvm.bindTo(registry);
         ServerConfig config = ServerConfig.builder()
                 .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
                 .ioThreads(ioThreads).idleTimeout(idleTimeout).transport(TransportKind.AUTO)
+                .quicPort(quic == null ? ServerConfig.DISABLED : 0)
                 .build();
         // As the echo server runs them: its listeners on one group of event loops.
         loops = EventLoops.create(TransportKind.AUTO, ioThreads, "embedded-io");
@@ -51,6 +53,9 @@ final class EmbeddedTarget implements AutoCloseable {
             echo.tls(tls);
         } else if (noise != null) {
             echo.noise(noise);
+        }
+        if (quic != null) {
+            echo.quic(quic);
         }
         server = echo.build().startAndAwait();
         if (withRpc) {
@@ -75,6 +80,11 @@ final class EmbeddedTarget implements AutoCloseable {
         return rpc == null ? null : rpc.address();
     }
 
+    /** The QUIC listener's address, or null without one. */
+    java.net.InetSocketAddress quicAddress() {
+        return server.quicAddress();
+    }
+
     RicochetServer server() {
         return server;
     }
@@ -86,7 +96,9 @@ final class EmbeddedTarget implements AutoCloseable {
     String describe() {
         return "no --target: started an embedded echo server, tcp" + security + server.tcpAddress().getHostString() + ":"
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
-                + server.udpAddress().getPort() + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
+                + server.udpAddress().getPort() + (server.quicAddress() == null ? "" : ", quic "
+                + server.quicAddress().getHostString() + ":" + server.quicAddress().getPort())
+                + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
                 + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl()
                 + "; it shares this JVM, so srv_cpu and srv_rss are the client's and the server's together";
     }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 /** The shape of one request stream, shared by the echo-style commands. */
 final class LoadOptions {
     @Option(names = "--transport", defaultValue = "tcp", converter = Converters.ProtocolConverter.class,
-            description = "tcp or udp (default: ${DEFAULT-VALUE}).")
+            description = "tcp, udp or quic (each connection a QUIC connection with one stream, TLS 1.3 trusting "
+                    + "--tls-ca or --insecure; default: ${DEFAULT-VALUE}).")
     Protocol protocol;
 
     @Option(names = "--size", defaultValue = "64", converter = Converters.SizeConverter.class,

@@ -3,6 +3,7 @@ package io.ricochet.loadgen.cli;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.NoiseMode;
+import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -34,7 +35,7 @@ final class NoiseOptions {
     }
 
     /** Checks the flags agree with each other, TLS and the transport. */
-    void validate(CommandLine cli, boolean udp, boolean tls, boolean embedded) {
+    void validate(CommandLine cli, Protocol protocol, boolean tls, boolean embedded) {
         if (keyBits != null && keyBits != 128 && keyBits != 256) {
             throw usage(cli, "--key-bits " + keyBits + " (expected: 128 or 256)");
         }
@@ -44,8 +45,8 @@ final class NoiseOptions {
             }
             return;
         }
-        if (udp) {
-            throw usage(cli, "--noise-key or --encrypt with the udp transport (expected: tcp)");
+        if (protocol != Protocol.TCP) {
+            throw usage(cli, "--noise-key or --encrypt with the " + protocol.tag() + " transport (expected: tcp)");
         }
         if (tls) {
             throw usage(cli, "--tls with --noise-key or --encrypt (expected: one or the other)");

@@ -34,8 +34,7 @@ final class Plans {
      */
     static void checkAlone(CommandSpec spec) {
         if (spec.userObject() instanceof ScenarioCommand scenario) {
-            RunSupport.validateSecurityFlags(spec.commandLine(), scenario.common(),
-                    value(spec, "--transport") == Protocol.UDP);
+            RunSupport.validateSecurityFlags(spec.commandLine(), scenario.common(), protocol(spec));
             CapacityPlan plan = plan(scenario, new double[] {1}, false, false, 0, 0);
             if (!plan.fits()) {
                 throw new ParameterException(spec.commandLine(), "refused before sending anything: " + plan.refusal());
@@ -60,10 +59,16 @@ final class Plans {
         long busiest = connections < weights.length ? connections
                 : Arrays.stream(ShardPlanner.split(connections, weights, "--connections")).max().orElse(connections);
         return new Demand(connections, weights.length, busiest, targets, local,
-                value(spec, "--transport") == Protocol.UDP,
+                // A QUIC server, as a UDP one, holds one socket for all its peers.
+                protocol(spec) != Protocol.TCP,
                 sources instanceof Converters.SourceAddresses s ? s.addresses().size() : 0,
                 number(spec, "--connect-rate", 0.0), scenario.warmupTime(),
                 duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory);
+    }
+
+    /** The command's --transport, TCP for a command without one. */
+    private static Protocol protocol(CommandSpec spec) {
+        return value(spec, "--transport") instanceof Protocol p ? p : Protocol.TCP;
     }
 
     private static boolean onThisMachine(InetSocketAddress target) {

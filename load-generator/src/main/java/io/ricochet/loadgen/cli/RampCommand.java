@@ -84,7 +84,7 @@ final class RampCommand implements Callable<Integer> {
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                         Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
-                        load.protocol == io.ricochet.transport.Protocol.UDP, System.err)) {
+                        load.protocol, System.err)) {
             LoadSpec base;
             try {
                 base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
@@ -92,7 +92,7 @@ final class RampCommand implements Callable<Integer> {
                         .duration(load.duration).warmup(load.warmup(false)).timeout(load.timeout)
                         .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                         .ioThreads(common.ioThreads).transport(common.io)
-                        .tls(RunSupport.within(target.tls(), load.timeout))
+                        .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                         .noise(RunSupport.within(target.noise(), load.timeout)).rate(startRate).build();
             } catch (IllegalArgumentException e) {
                 throw FlagNames.usage(commandSpec, e);

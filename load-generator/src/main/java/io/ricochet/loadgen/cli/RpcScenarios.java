@@ -8,6 +8,7 @@ import io.ricochet.loadgen.rpc.RpcBenchSpec;
 import io.ricochet.loadgen.rpc.RpcRun;
 import io.ricochet.loadgen.rpc.RpcWorkload;
 import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -44,7 +45,7 @@ final class RpcScenarios {
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
         try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,
-                LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, false, err)) {
+                LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, Protocol.TCP, err)) {
             InetSocketAddress target = resolved.rpc();
             List<URI> scrape = resolved.scrape();
             RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, warmup, inFlight, size, timeout, common.seed,

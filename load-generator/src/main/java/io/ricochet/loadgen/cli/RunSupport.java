@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.Summary;
@@ -39,11 +40,15 @@ final class RunSupport {
      * channel (null without it); {@code embeddedNoiseKey} the embedded server's public key when the client pins it
      * (so workers must too), else null.
      */
-    record Target(Targets tcp, Targets udp, InetSocketAddress rpc, List<URI> scrape, EmbeddedTarget embedded,
-            Tls tls, EmbeddedCertificates certificates, Path embeddedCa, ClientNoiseConfig noise,
-            String embeddedNoiseKey) implements AutoCloseable {
+    record Target(Targets tcp, Targets udp, Targets quicTargets, InetSocketAddress rpc, List<URI> scrape,
+            EmbeddedTarget embedded, Tls tls, QuicSslContext quic, EmbeddedCertificates certificates, Path embeddedCa,
+            ClientNoiseConfig noise, String embeddedNoiseKey) implements AutoCloseable {
         Targets address(Protocol protocol) {
-            return protocol == Protocol.UDP ? udp : tcp;
+            return switch (protocol) {
+                case TCP -> tcp;
+                case UDP -> udp;
+                case QUIC -> quicTargets;
+            };
         }
 
         @Override
@@ -58,38 +63,41 @@ final class RunSupport {
     }
 
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
-            Duration idleTimeout, boolean udp, PrintStream err) {
-        return target(cli, common, lengthField, maxFrame, idleTimeout, false, udp, err);
+            Duration idleTimeout, Protocol protocol, PrintStream err) {
+        return target(cli, common, lengthField, maxFrame, idleTimeout, false, protocol, err);
     }
 
     /**
      * As above; {@code withRpc} also starts the embedded server's RPC port. The TLS flags are checked
-     * first ({@code udp}: the command sends datagrams); with {@code --tls} and no {@code --target} the
-     * embedded server serves TLS with a throwaway CA, which the client trusts unless told whom to trust.
+     * first, against the {@code protocol} the command sends; with {@code --tls}, or QUIC, and no {@code --target}
+     * the embedded server serves TLS with a throwaway CA, which the client trusts unless told whom to trust.
      */
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
-            Duration idleTimeout, boolean withRpc, boolean udp, PrintStream err) {
-        validateSecurityFlags(cli, common, udp);
+            Duration idleTimeout, boolean withRpc, Protocol protocol, PrintStream err) {
+        validateSecurityFlags(cli, common, protocol);
+        boolean quic = protocol == Protocol.QUIC;
         if (common.target != null) {
-            return new Target(common.target, common.target, common.target.first(), common.scrape, null,
-                    common.tls.client(cli, null, common.noise.tlsKeyBits()), null, null,
-                    common.noise.config(cli, null, NOISE_HANDSHAKE), null);
+            return new Target(common.target, common.target, common.target, common.target.first(), common.scrape, null,
+                    common.tls.client(cli, null, common.noise.tlsKeyBits()), quic ? common.tls.quic(cli, null) : null,
+                    null, null, common.noise.config(cli, null, NOISE_HANDSHAKE), null);
         }
         // With --encrypt and no --noise-key, the embedded server's own key is the one pinned.
         NoiseKeyPair embeddedKey = common.noise.enabled() ? NoiseKeyPair.generate() : null;
         ClientNoiseConfig noise = common.noise.config(cli, embeddedKey == null ? null : embeddedKey.publicKey(),
                 NOISE_HANDSHAKE);
-        EmbeddedCertificates certificates = common.tls.enabled ? new EmbeddedCertificates() : null;
+        EmbeddedCertificates certificates = common.tls.enabled || quic ? new EmbeddedCertificates() : null;
         try {
             Tls client = common.tls.client(cli, certificates == null ? null : certificates.ca(),
                     common.noise.tlsKeyBits());
             EmbeddedTarget embedded = new EmbeddedTarget(lengthField, maxFrame, common.serverIoThreads, idleTimeout,
-                    withRpc, certificates == null ? null : certificates.serverTls(common.tls.providerChoice(cli)),
-                    embeddedKey == null ? null : ServerNoiseConfig.of(embeddedKey));
+                    withRpc, common.tls.enabled ? certificates.serverTls(common.tls.providerChoice(cli)) : null,
+                    embeddedKey == null ? null : ServerNoiseConfig.of(embeddedKey),
+                    quic ? certificates.serverQuic() : null);
             err.println(embedded.describe());
             return new Target(Targets.of(embedded.server().tcpAddress()), Targets.of(embedded.server().udpAddress()),
-                    embedded.rpcAddress(),
+                    quic ? Targets.of(embedded.quicAddress()) : null, embedded.rpcAddress(),
                     common.scrape.isEmpty() ? List.of(embedded.metricsUri()) : common.scrape, embedded, client,
+                    quic ? common.tls.quic(cli, certificates.ca()) : null,
                     certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca(), noise,
                     embeddedKey == null || common.noise.serverKey != null ? null : embeddedKey.publicKeyBase64());
         } catch (RuntimeException e) {
@@ -100,10 +108,10 @@ final class RunSupport {
         }
     }
 
-    /** The TLS and Noise flags, each a usage error of its own ({@code udp}: the command sends datagrams). */
-    static void validateSecurityFlags(CommandLine cli, CommonOptions common, boolean udp) {
-        common.tls.validate(cli, udp);
-        common.noise.validate(cli, udp, common.tls.enabled, common.target == null);
+    /** The TLS and Noise flags, each a usage error of its own, against the protocol the command sends. */
+    static void validateSecurityFlags(CommandLine cli, CommonOptions common, Protocol protocol) {
+        common.tls.validate(cli, protocol);
+        common.noise.validate(cli, protocol, common.tls.enabled, common.target == null);
     }
 
     /** For a command that loads one server (rpc, register, udp-stream): a list of targets is a usage error. */

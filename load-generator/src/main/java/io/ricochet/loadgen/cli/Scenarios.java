@@ -29,9 +29,9 @@ final class Scenarios {
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
         Duration idle = idleTimeout(connections.perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
-                idle, load.protocol == Protocol.UDP, err)) {
+                idle, load.protocol, err)) {
             LoadSpec spec = builder.targets(target.address(load.protocol))
-                    .tls(RunSupport.within(target.tls(), load.timeout))
+                    .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             noteWhatRunsDifferently(spec, pipeline, load.warmup == null, commandSpec.commandLine().getErr());
             return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);

@@ -96,7 +96,7 @@ final class SweepCommand implements Callable<Integer> {
         boolean clean = true;
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, LengthField.FOUR,
-                        Math.max(maxSize, countSize), Duration.ofSeconds(30), false, System.err)) {
+                        Math.max(maxSize, countSize), Duration.ofSeconds(30), Protocol.TCP, System.err)) {
             LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
                     .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
                     .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)

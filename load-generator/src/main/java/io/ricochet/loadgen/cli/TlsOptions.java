@@ -1,8 +1,10 @@
 package io.ricochet.loadgen.cli;
 
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
+import io.ricochet.transport.Protocol;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -10,8 +12,8 @@ import picocli.CommandLine.ParameterException;
 
 /** The client side of TLS, for every command that opens TCP connections. */
 final class TlsOptions {
-    @Option(names = "--tls", description = "Connect over TLS (TCP only). Without --target the embedded server serves "
-            + "TLS with a throwaway CA that the client trusts.")
+    @Option(names = "--tls", description = "Connect over TLS (TCP only; QUIC has its own). Without --target the "
+            + "embedded server serves TLS with a throwaway CA that the client trusts.")
     boolean enabled;
 
     @Shard(Shard.Rule.ABSOLUTE_FILE)
@@ -35,11 +37,15 @@ final class TlsOptions {
     String provider;
 
     /**
-     * Checks the flags agree with each other and with the transport; {@code udp}: the command sends
-     * datagrams, which carry no TLS.
+     * Checks the flags agree with each other and with the transport: UDP datagrams carry no TLS, and QUIC always
+     * runs TLS 1.3, so it takes the trust flags without {@code --tls}.
      */
-    void validate(CommandLine cli, boolean udp) {
-        if (!enabled) {
+    void validate(CommandLine cli, Protocol protocol) {
+        if (protocol == Protocol.QUIC && enabled) {
+            throw usage(cli, "--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting "
+                    + "--tls-ca or --insecure)");
+        }
+        if (!enabled && protocol != Protocol.QUIC) {
             String stray = ca != null ? "--tls-ca" : insecure ? "--insecure" : clientCert != null ? "--client-cert"
                     : clientKey != null ? "--client-key" : !provider.equalsIgnoreCase("auto") ? "--tls-provider" : null;
             if (stray != null) {
@@ -47,7 +53,7 @@ final class TlsOptions {
             }
             return;
         }
-        if (udp) {
+        if (protocol == Protocol.UDP) {
             throw usage(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
         }
         if (ca != null && insecure) {
@@ -94,6 +100,29 @@ final class TlsOptions {
         }
         try {
             return b.build().build();
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, e.getMessage());
+        }
+    }
+
+    /**
+     * The client's QUIC TLS: trusting {@code --tls-ca}, anyone with {@code --insecure}, else {@code embeddedCa} (may be
+     * null: the JDK's trust store); offering Ricochet's ALPN. Unreadable files are a usage error.
+     */
+    QuicSslContext quic(CommandLine cli, Path embeddedCa) {
+        ClientTlsConfig.Builder b = ClientTlsConfig.builder();
+        if (insecure) {
+            b.insecure();
+        } else if (ca != null) {
+            b.trustedCa(ca);
+        } else if (embeddedCa != null) {
+            b.trustedCa(embeddedCa);
+        }
+        if (clientCert != null) {
+            b.clientCertificate(clientCert, clientKey);
+        }
+        try {
+            return b.build().buildQuic(Protocol.QUIC_ALPN);
         } catch (IllegalArgumentException e) {
             throw usage(cli, e.getMessage());
         }

@@ -12,6 +12,7 @@ import io.ricochet.loadgen.scenario.RunOptions;
 import io.ricochet.loadgen.scenario.Schedule;
 import io.ricochet.loadgen.scenario.UdpStream;
 import io.ricochet.loadgen.scenario.ZeroLossSearch;
+import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -99,7 +100,7 @@ final class UdpStreamCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
-                        Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), true, System.err)) {
+                        Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), Protocol.UDP, System.err)) {
             if (searching != null) {
                 return alone.exitStatus(search(searching, target, field, alone, out));
             }

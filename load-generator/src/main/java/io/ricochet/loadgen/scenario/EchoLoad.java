@@ -108,8 +108,9 @@ public final class EchoLoad extends FrameLoad {
         InetSocketAddress local = spec.source(id);
         long begin = System.nanoTime();
         ChannelFuture future;
-        if (spec.protocol() == Protocol.TCP) {
-            // The framework's client and decoder; the generator writes whole frames itself, for its per-request state.
+        if (spec.protocol() != Protocol.UDP) {
+            // The framework's client and decoder (over TCP, or a QUIC stream); the generator writes whole frames
+            // itself, for its per-request state.
             future = frames.connect(target, local, driver.loop(), new TcpLoadHandler(this, driver, id),
                     FrameClient.Delivery.RUNS);
         } else {

@@ -5,6 +5,7 @@ import static io.ricochet.internal.Checks.notNegative;
 import static io.ricochet.internal.Checks.notNull;
 import static io.ricochet.internal.Checks.positive;
 
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
@@ -30,6 +31,7 @@ import java.util.List;
  * @param maxRequests stop after this many requests were sent (0: run for {@code duration})
  * @param tls         the client's TLS for TCP connections, or null for plaintext
  * @param noise       the client's Noise channel for TCP connections, or null; not with {@code tls}
+ * @param quic        the client's TLS for QUIC connections: with protocol QUIC only, and needed to connect
  */
 public record LoadSpec(
         Targets targets,
@@ -53,7 +55,8 @@ public record LoadSpec(
         int ioThreads,
         TransportKind transport,
         Tls tls,
-        ClientNoiseConfig noise) {
+        ClientNoiseConfig noise,
+        QuicSslContext quic) {
 
     public LoadSpec {
         notNull("targets", targets);
@@ -83,19 +86,33 @@ public record LoadSpec(
         if (tls != null && protocol == Protocol.UDP) {
             throw new IllegalArgumentException("tls: with protocol udp (expected: tcp)");
         }
-        if (noise != null && (protocol == Protocol.UDP || tls != null)) {
-            throw new IllegalArgumentException("noise: with " + (tls != null ? "tls" : "protocol udp") + " (expected: tcp, alone)");
+        if (noise != null && (protocol != Protocol.TCP || tls != null)) {
+            throw new IllegalArgumentException("noise: with " + (tls != null ? "tls" : "protocol " + protocol.tag())
+                    + " (expected: tcp, alone)");
+        }
+        if (tls != null && protocol == Protocol.QUIC) {
+            throw new IllegalArgumentException("tls: with protocol quic (expected: quic's own TLS)");
+        }
+        if (quic != null && protocol != Protocol.QUIC) {
+            throw new IllegalArgumentException("quic: a QUIC TLS context with protocol " + protocol.tag()
+                    + " (expected: quic)");
         }
     }
 
     /** The client this load connects with: its I/O, framing and connect timeout, over TLS or Noise if asked. */
     FrameClient newClient() {
+        if (protocol == Protocol.QUIC && quic == null) {
+            // Checked here, not at construction: a spec is validated before its target (and so its TLS) exists.
+            throw new IllegalStateException("quic: protocol quic without its TLS context");
+        }
         FrameClient.Builder client = FrameClient.builder().transport(transport, ioThreads).lengthField(lengthField)
                 .maxFrame(lengthField.largestMaxFrame()).connectTimeout(timeout);
         if (tls != null) {
             client.tls(tls);
         } else if (noise != null) {
             client.noise(noise);
+        } else if (quic != null) {
+            client.quic(quic);
         }
         return client.build();
     }
@@ -169,6 +186,7 @@ public record LoadSpec(
         b.transport = transport;
         b.tls = tls;
         b.noise = noise;
+        b.quic = quic;
         return b;
     }
 
@@ -195,6 +213,7 @@ public record LoadSpec(
         private TransportKind transport = TransportKind.AUTO;
         private Tls tls;
         private ClientNoiseConfig noise;
+        private QuicSslContext quic;
 
         private Builder(Targets targets) {
             this.targets = targets;
@@ -222,11 +241,12 @@ public record LoadSpec(
         public Builder transport(TransportKind v) { transport = v; return this; }
         public Builder tls(Tls v) { tls = v; return this; }
         public Builder noise(ClientNoiseConfig v) { noise = v; return this; }
+        public Builder quic(QuicSslContext v) { quic = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(targets, protocol, connections, connectRate, pipeline, rate, perConnectionRate, minSize,
                     maxSize, lengthField, duration, warmup, timeout, sourceAddresses, firstConnection, seed, maxRequests, interval,
-                    ioThreads, transport, tls, noise);
+                    ioThreads, transport, tls, noise, quic);
         }
     }
 }

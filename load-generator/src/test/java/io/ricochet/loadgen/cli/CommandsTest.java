@@ -66,6 +66,20 @@ class CommandsTest {
         assertTrue(received <= s.get("server").get("frames_sent").asLong(), s.toString());
     }
 
+    /** QUIC: each connection a QUIC connection with one stream, to the embedded server's QUIC port, every reply verified. */
+    @Test
+    void echoOverQuicVerifiesEveryReply() {
+        Cli.Result r = Cli.run("echo", "--transport", "quic", "--connections", "3", "--pipeline", "4", "--duration",
+                "1s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertAddsUp(s);
+        assertEquals(0, s.get("bad").asLong(), s.toString());
+        assertTrue(s.get("ok").asLong() > 0, s.toString());
+        assertEquals(s.get("ok").asLong(), s.get("server").get("frames_sent").asLong(), "closed loop, no warmup: "
+                + "the QUIC port answered exactly what the client verified");
+    }
+
     @Test
     void udpStreamSearchEndsAtTheClientsRateWhenItLosesWithinTheBound() {
         // A bound of 100% passes the unlimited first trial, so the search is one trial whatever this machine's loss.

@@ -97,7 +97,7 @@ class FirstHourTest {
     @Test
     void theEmbeddedServersLineSaysItsCpuAndRssAreTheSharedJvms() {
         try (EmbeddedTarget server = new EmbeddedTarget(io.ricochet.config.LengthField.TWO, 4094, 1,
-                java.time.Duration.ofSeconds(30), false, null, null)) {
+                java.time.Duration.ofSeconds(30), false, null, null, null)) {
             assertTrue(server.describe().endsWith(
                     "; it shares this JVM, so srv_cpu and srv_rss are the client's and the server's together"),
                     server.describe());

@@ -110,7 +110,7 @@ class GrafanaDashboardTest {
     /** The echo server's /metrics, as the embedded one serves it. */
     private static String serverScrape() throws Exception {
         try (EmbeddedTarget server = new EmbeddedTarget(LengthField.TWO, 4094, 1, Duration.ofSeconds(30), false, null,
-                null)) {
+                null, null)) {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(server.metricsUri()).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
         }
