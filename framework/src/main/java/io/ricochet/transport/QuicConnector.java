@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicClientCodecBuilder;
 import io.netty.handler.codec.quic.QuicSslContext;
@@ -27,7 +28,26 @@ final class QuicConnector {
     private static final long STREAM_WINDOW = 256 * 1024;
     private static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
 
+    /**
+     * The largest datagram either side accepts (QUIC's {@code max_udp_payload_size}): an Ethernet MTU's worth, so
+     * reads can take {@value #DATAGRAMS_PER_READ} datagrams a call into one buffer.
+     */
+    static final int MAX_UDP_PAYLOAD = 1500;
+    private static final int DATAGRAMS_PER_READ = 16;
+
     private QuicConnector() {
+    }
+
+    /** A datagram socket for QUIC on {@code loop}: several datagrams a read where the transport can (epoll, io_uring). */
+    static Bootstrap datagramBootstrap(EventLoop loop, IoTransport transport) {
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(transport.datagramChannel());
+        ChannelOption<Integer> batched = transport.maxDatagramPayloadOption();
+        if (batched != null) {
+            bootstrap.option(batched, MAX_UDP_PAYLOAD)
+                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_UDP_PAYLOAD
+                            * DATAGRAMS_PER_READ));
+        }
+        return bootstrap;
     }
 
     /**
@@ -36,8 +56,9 @@ final class QuicConnector {
      */
     static ChannelFuture connect(IoTransport transport, EventLoop loop, QuicSslContext tls, long idleMillis,
             int connectTimeoutMillis, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
-        Bootstrap bootstrap = new Bootstrap().group(loop).channel(transport.datagramChannel())
+        Bootstrap bootstrap = datagramBootstrap(loop, transport)
                 .handler(new QuicClientCodecBuilder()
+                        .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
                         // The engine knows whom it connects to, so the certificate's name is checked against it.
                         .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
                         .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)

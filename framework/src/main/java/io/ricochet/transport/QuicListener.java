@@ -79,13 +79,12 @@ final class QuicListener {
                 }
             }
         };
-        Bootstrap bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(transport.datagramChannel())
+        Bootstrap bootstrap = QuicConnector.datagramBootstrap(loop, transport)
                 .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
                 .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
                 .handler(new QuicServerCodecBuilder()
                         .sslContext(tls)
+                        .maxRecvUdpPayloadSize(QuicConnector.MAX_UDP_PAYLOAD)
                         .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
                         .initialMaxData(CONNECTION_WINDOW)
                         .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
