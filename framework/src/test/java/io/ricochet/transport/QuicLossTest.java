@@ -9,13 +9,11 @@ import io.ricochet.testing.Frames;
 import io.ricochet.testing.LossyRelay;
 import io.ricochet.testing.QuicTestClient;
 import io.ricochet.testing.ReverseEcho;
-import io.ricochet.tls.DevCertificates;
-import io.ricochet.tls.ServerTlsConfig;
+import io.ricochet.testing.TestCertificates;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,12 +34,7 @@ class QuicLossTest {
 
     @BeforeAll
     static void certificate() throws IOException {
-        Instant now = Instant.now();
-        DevCertificates.Issued ca = DevCertificates.certificateAuthority("Ricochet test CA", now.minusSeconds(3600),
-                now.plusSeconds(86_400));
-        DevCertificates.PemFiles server = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600),
-                now.plusSeconds(86_400)).write(dir, "server");
-        tls = ServerTlsConfig.builder(server.certificate(), server.privateKey()).build().buildQuic(Protocol.QUIC_ALPN);
+        tls = TestCertificates.issue(dir).serverQuic();
     }
 
     @Test

@@ -18,14 +18,12 @@ import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.QuicTestClient;
 import io.ricochet.testing.ReverseEcho;
+import io.ricochet.testing.TestCertificates;
 import io.ricochet.tls.ClientTlsConfig;
-import io.ricochet.tls.DevCertificates;
-import io.ricochet.tls.ServerTlsConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,14 +46,9 @@ class QuicServerTest {
 
     @BeforeAll
     static void certificate() throws IOException {
-        Instant now = Instant.now();
-        DevCertificates.Issued ca = DevCertificates.certificateAuthority("Ricochet test CA", now.minusSeconds(3600),
-                now.plusSeconds(86_400));
-        DevCertificates.PemFiles server = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600),
-                now.plusSeconds(86_400)).write(dir, "server");
-        tls = ServerTlsConfig.builder(server.certificate(), server.privateKey()).build()
-                .buildQuic(Protocol.QUIC_ALPN);
-        caFile = ca.write(dir, "ca").certificate();
+        TestCertificates certificates = TestCertificates.issue(dir);
+        tls = certificates.serverQuic();
+        caFile = certificates.caCertificate();
     }
 
     private RicochetServer start(ServerConfig.Builder config) {

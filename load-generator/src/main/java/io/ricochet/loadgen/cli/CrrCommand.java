@@ -33,15 +33,22 @@ final class CrrCommand extends ScenarioCommand {
         if (resume && !common.tls.enabled) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls");
         }
-        if (load.protocol != Protocol.TCP) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: "
-                    + load.protocol.tag() + " (crr is TCP only)");
+        if (load.protocol == Protocol.UDP) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr "
+                    + "connects: tcp or quic)");
         }
-        LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.connections(concurrency));
+        if (resume && load.protocol == Protocol.QUIC) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume with the "
+                    + "quic transport (expected: tcp; QUIC transactions make full handshakes)");
+        }
+        LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.protocol(load.protocol)
+                .connections(concurrency));
         Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), Protocol.TCP, System.err)) {
-            LoadSpec spec = builder.targets(target.tcp()).tls(RunSupport.within(target.tls(), load.timeout))
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), load.protocol,
+                System.err)) {
+            LoadSpec spec = builder.targets(target.address(load.protocol))
+                    .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
                     Scenarios.config("crr", spec), hooks), s -> new CrrLoad(s, resume)).run();

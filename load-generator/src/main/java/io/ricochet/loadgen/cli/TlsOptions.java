@@ -6,6 +6,7 @@ import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.Protocol;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -87,30 +88,30 @@ final class TlsOptions {
         if (!enabled) {
             return null;
         }
-        ClientTlsConfig.Builder b = ClientTlsConfig.builder().provider(providerChoice(cli)).keyBits(keyBits);
-        if (insecure) {
-            b.insecure();
-        } else if (ca != null) {
-            b.trustedCa(ca);
-        } else if (embeddedCa != null) {
-            b.trustedCa(embeddedCa);
-        }
-        if (clientCert != null) {
-            b.clientCertificate(clientCert, clientKey);
-        }
+        ClientTlsConfig config = config(cli, embeddedCa, b -> b.provider(providerChoice(cli)).keyBits(keyBits));
         try {
-            return b.build().build();
+            return config.build();
         } catch (IllegalArgumentException e) {
             throw usage(cli, e.getMessage());
         }
     }
 
     /**
-     * The client's QUIC TLS: trusting {@code --tls-ca}, anyone with {@code --insecure}, else {@code embeddedCa} (may be
-     * null: the JDK's trust store); offering Ricochet's ALPN. Unreadable files are a usage error.
+     * The client's QUIC TLS, trusting as {@link #client} does, offering Ricochet's ALPN. Unreadable files are a
+     * usage error.
      */
     QuicSslContext quic(CommandLine cli, Path embeddedCa) {
-        ClientTlsConfig.Builder b = ClientTlsConfig.builder();
+        ClientTlsConfig config = config(cli, embeddedCa, b -> b);
+        try {
+            return config.buildQuic(Protocol.QUIC_ALPN);
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, e.getMessage());
+        }
+    }
+
+    /** Whom the client trusts and its own certificate, as the flags say, with {@code extra} settings added. */
+    private ClientTlsConfig config(CommandLine cli, Path embeddedCa, UnaryOperator<ClientTlsConfig.Builder> extra) {
+        ClientTlsConfig.Builder b = extra.apply(ClientTlsConfig.builder());
         if (insecure) {
             b.insecure();
         } else if (ca != null) {
@@ -122,7 +123,7 @@ final class TlsOptions {
             b.clientCertificate(clientCert, clientKey);
         }
         try {
-            return b.build().buildQuic(Protocol.QUIC_ALPN);
+            return b.build();
         } catch (IllegalArgumentException e) {
             throw usage(cli, e.getMessage());
         }

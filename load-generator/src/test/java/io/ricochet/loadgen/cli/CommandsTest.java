@@ -80,6 +80,18 @@ class CommandsTest {
                 + "the QUIC port answered exactly what the client verified");
     }
 
+    /** QUIC_CRR: a QUIC connection, its handshake, one request and its verified reply, then the close, each time. */
+    @Test
+    void crrOverQuicMakesAConnectionPerTransaction() {
+        Cli.Result r = Cli.run("crr", "--transport", "quic", "--concurrency", "2", "--duration", "1s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertEquals(0, s.get("bad").asLong(), s.toString());
+        assertTrue(s.get("ok").asLong() > 0, s.toString());
+        assertEquals(s.get("ok").asLong(), s.get("connect_time_us").get("count").asLong(),
+                "one connection per verified transaction: " + s);
+    }
+
     @Test
     void udpStreamSearchEndsAtTheClientsRateWhenItLosesWithinTheBound() {
         // A bound of 100% passes the unlimited first trial, so the search is one trial whatever this machine's loss.
