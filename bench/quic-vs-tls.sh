@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SECS=${2:-5}
-shift 2 || true
+shift $(( $# < 2 ? $# : 2 ))
 SHAPES=("$@")
 [ ${#SHAPES[@]} -eq 0 ] && SHAPES=(100:16:64 100:1:64)
 OUT=target/bench/quic-vs-tls

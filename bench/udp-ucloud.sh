@@ -60,7 +60,7 @@ stream() { # NAME SIZE ROUND -> the zero-loss rate; the search's output kept
 }
 iperf() { # ROUND -> received datagrams/s of 1400 B, as fast as iperf3 sends
   iperf3 -c 127.0.0.1 -p "$IPERF_PORT" -u -b 0 -l 1400 -t "$SECS" -J > "$OUT/iperf3-r$1.json"
-  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]["sum"]; print(round(e["packets"] - e["lost_packets"]) / e["seconds"], e["lost_percent"])' "$OUT/iperf3-r$1.json"
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]["sum"]; print(round((e["packets"] - e["lost_packets"]) / e["seconds"]), e["lost_percent"])' "$OUT/iperf3-r$1.json"
 }
 
 # Warm the JIT of every Java server before measuring.

@@ -5,7 +5,8 @@
  *
  * With "udp" last, each connection is a connected UDP socket keeping D datagrams of one frame each in flight; a
  * socket that has had no reply for 200 ms (a datagram lost) sends its D again, and the count of such resends is
- * printed, so a run that lost datagrams says so.
+ * printed. A resend leaves the lost datagrams' late replies (if any) to raise the depth, so only a run with 0
+ * resends ran at depth D throughout.
  *
  * usage: echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS [udp]
  */

@@ -187,13 +187,13 @@ public record ServerConfig(
             return this;
         }
 
-        /** Ephemeral TCP and UDP ports, as tests and embedded servers want. */
         /** The QUIC listener's UDP port: 0 for an ephemeral one, {@link #DISABLED} for none. */
         public Builder quicPort(int quicPort) {
             this.quicPort = quicPort;
             return this;
         }
 
+        /** Ephemeral TCP and UDP ports, as tests and embedded servers want (QUIC stays as set). */
         public Builder ephemeralPorts() {
             this.tcpPort = 0;
             this.udpPort = 0;

@@ -4,9 +4,10 @@ import io.ricochet.internal.Checks;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A cap on connections held at once by several listeners of one process, so that together they stay
- * below its open-file limit (see {@link io.ricochet.config.OpenFileLimit}). Each listener keeps its own
- * cap as well; a connection needs room in both. Thread-safe.
+ * A cap on places held at once by several holders: connections of several listeners of one process, so that
+ * together they stay below its open-file limit (see {@link io.ricochet.config.OpenFileLimit}), each listener keeping
+ * its own cap as well, so that a connection needs room in both; or the UDP sessions of several channels on one port.
+ * Thread-safe.
  */
 public final class ConnectionBudget {
     private final int limit;

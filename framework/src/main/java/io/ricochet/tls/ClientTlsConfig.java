@@ -101,26 +101,18 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
         if (insecure) {
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
         } else if (trustedCa != null) {
-            requireReadable("trustedCa", trustedCa);
+            ServerTlsConfig.requireReadable("trustedCa", trustedCa);
             builder.trustManager(trustedCa.toFile());
         }
         if (certificateChain != null) {
-            requireReadable("certificateChain", certificateChain);
-            requireReadable("privateKey", privateKey);
+            ServerTlsConfig.requireReadable("certificateChain", certificateChain);
+            ServerTlsConfig.requireReadable("privateKey", privateKey);
             builder.keyManager(privateKey.toFile(), null, certificateChain.toFile());
         }
         try {
             return builder.build();
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("tls: cannot build a QUIC client context: " + e.getMessage(), e);
-        }
-    }
-
-    private static void requireReadable(String field, Path file) {
-        try {
-            ServerTlsConfig.open(field, file).close();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("tls: " + e.getMessage(), e);
         }
     }
 

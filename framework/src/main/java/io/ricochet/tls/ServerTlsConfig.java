@@ -76,12 +76,8 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
      */
     public QuicSslContext buildQuic(String alpn) {
         Checks.notNull("alpn", alpn);
-        try {
-            open("certificateChain", certificateChain).close();
-            open("privateKey", privateKey).close();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("tls: " + e.getMessage(), e);
-        }
+        requireReadable("certificateChain", certificateChain);
+        requireReadable("privateKey", privateKey);
         try {
             QuicSslContextBuilder builder = QuicSslContextBuilder.forServer(privateKey.toFile(), null,
                     certificateChain.toFile()).applicationProtocols(alpn);
@@ -93,6 +89,13 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
             throw new IllegalArgumentException("tls: cannot build a QUIC server context from " + certificateChain
                     + " and " + privateKey + " (expected: a PEM certificate chain and its PEM PKCS#8 key): "
                     + e.getMessage(), e);
+        }
+    }
+
+    /** Fails with {@link IllegalArgumentException} naming the file when it cannot be read. */
+    static void requireReadable(String field, Path file) {
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("tls: " + field + ": " + file + " is not a readable file");
         }
     }
 

@@ -4,8 +4,11 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -24,9 +27,12 @@ import java.util.concurrent.TimeUnit;
  * ({@code CONNECTION_CLOSE}), and then the socket.
  */
 final class QuicConnector {
-    /** What a client lets the server send unread: as the server's own windows, so neither side waits on the other. */
-    private static final long STREAM_WINDOW = 256 * 1024;
-    private static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
+    /**
+     * Unread bytes a peer may send on one stream, and on all of a connection's streams together: the same on both
+     * ends, so neither waits on the other.
+     */
+    static final long STREAM_WINDOW = 256 * 1024;
+    static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
 
     /**
      * The largest datagram either side accepts (QUIC's {@code max_udp_payload_size}): an Ethernet MTU's worth, so
@@ -56,8 +62,8 @@ final class QuicConnector {
      */
     static ChannelFuture connect(IoTransport transport, EventLoop loop, QuicSslContext tls, long idleMillis,
             int connectTimeoutMillis, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
-        Bootstrap bootstrap = datagramBootstrap(loop, transport)
-                .handler(new QuicClientCodecBuilder()
+        ClosesConnectionFirst closer = new ClosesConnectionFirst();
+        ChannelHandler codec = new QuicClientCodecBuilder()
                         .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
                         // The engine knows whom it connects to, so the certificate's name is checked against it.
                         .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
@@ -65,7 +71,13 @@ final class QuicConnector {
                         .initialMaxData(CONNECTION_WINDOW)
                         .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
                         .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
-                        .build());
+                        .build();
+        Bootstrap bootstrap = datagramBootstrap(loop, transport).handler(new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(codec, closer);
+            }
+        });
         ChannelFuture bound = bootstrap.bind(local == null ? new InetSocketAddress(0) : new InetSocketAddress(
                 local.getAddress(), 0));
         Channel datagram = bound.channel();
@@ -86,6 +98,7 @@ final class QuicConnector {
                             return;
                         }
                         QuicChannel connection = (QuicChannel) c.getNow();
+                        closer.connection = connection;
                         connection.closeFuture().addListener(x -> datagram.close());
                         connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
                             if (!s.isSuccess()) {
@@ -100,6 +113,24 @@ final class QuicConnector {
                     });
         });
         return ready;
+    }
+
+    /**
+     * Closing the socket (as a client closing its connections does) closes its QUIC connection first, so the server
+     * is told ({@code CONNECTION_CLOSE}) rather than left to its idle timeout.
+     */
+    private static final class ClosesConnectionFirst extends ChannelOutboundHandlerAdapter {
+        private volatile QuicChannel connection;
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            QuicChannel open = connection;
+            if (open != null && open.isOpen()) {
+                open.close().addListener(f -> ctx.close(promise));
+            } else {
+                ctx.close(promise);
+            }
+        }
     }
 
     private static void fail(ChannelPromise ready, Channel datagram, Throwable cause) {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicServerCodecBuilder;
 import io.netty.handler.codec.quic.QuicSslContext;
@@ -31,9 +32,6 @@ import java.util.function.Supplier;
  */
 final class QuicListener {
     static final int MAX_STREAMS_PER_CONNECTION = 16;
-    /** Unread bytes a peer may send on one stream, and on all of a connection's streams together. */
-    private static final long STREAM_WINDOW = 256 * 1024;
-    private static final long CONNECTION_WINDOW = 4 * 1024 * 1024;
 
     /** Sends no Retry, so issues no token, and refuses any token a client shows: none can be one of ours. */
     private static final QuicTokenHandler NO_RETRY = new QuicTokenHandler() {
@@ -86,9 +84,9 @@ final class QuicListener {
                         .sslContext(tls)
                         .maxRecvUdpPayloadSize(QuicConnector.MAX_UDP_PAYLOAD)
                         .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
-                        .initialMaxData(CONNECTION_WINDOW)
-                        .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
-                        .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                        .initialMaxData(QuicConnector.CONNECTION_WINDOW)
+                        .initialMaxStreamDataBidirectionalRemote(QuicConnector.STREAM_WINDOW)
+                        .initialMaxStreamDataBidirectionalLocal(QuicConnector.STREAM_WINDOW)
                         .initialMaxStreamsBidirectional(MAX_STREAMS_PER_CONNECTION)
                         .initialMaxStreamsUnidirectional(0)
                         // No Retry round trip: RFC 9000's limit of three times what a client sent still bounds
@@ -96,6 +94,9 @@ final class QuicListener {
                         .tokenHandler(NO_RETRY)
                         .handler(admission)
                         .streamOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                        // A stream's replies pause its reading at the config's watermarks, as a TCP connection's do.
+                        .streamOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                                config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
                         .streamHandler(streamInitializer)
                         .build());
         if (config.reusePort()) {

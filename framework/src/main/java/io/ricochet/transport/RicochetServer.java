@@ -84,7 +84,7 @@ public final class RicochetServer implements AutoCloseable {
     private final String name;
     private final String tcpProtocolTag;
     private final ConnectionRegistry connections;
-    private final ConnectionBudget udpSessions;
+    private final ConnectionBudget udpSessionCap;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     /** The binds of the one start: a stop during the start waits for them. */
     private final CompletableFuture<Void> binding = new CompletableFuture<>();
@@ -110,7 +110,7 @@ public final class RicochetServer implements AutoCloseable {
         this.tcpProtocolTag = b.tcpProtocolTag;
         this.connections = new ConnectionRegistry(config.maxConnections(), b.budget);
         // One cap for every UDP socket of the port, however the kernel spreads the peers over them.
-        this.udpSessions = new ConnectionBudget(config.maxUdpSessions());
+        this.udpSessionCap = new ConnectionBudget(config.maxUdpSessions());
     }
 
     public static Builder builder() {
@@ -132,7 +132,7 @@ public final class RicochetServer implements AutoCloseable {
         try {
             // Every meter first: a clash must fail the start before anything is bound.
             TransportCounters tcpCounters = config.tcpEnabled() ? counters(tcpProtocolTag, connections::active) : null;
-            TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessions::held) : null;
+            TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessionCap::held) : null;
             // A QUIC listener's sessions are its streams.
             TransportCounters quicCounters = config.quicEnabled() ? counters(Protocol.QUIC.tag(), this::activeQuicStreams)
                     : null;
@@ -159,7 +159,10 @@ public final class RicochetServer implements AutoCloseable {
             } else {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 state.set(State.STOPPING);
-                closeListeners().thenCompose(x -> release()).whenComplete((x, y) -> {
+                QuicListener quicListener = quic;
+                CompletableFuture<Void> quicClosed = quicListener == null ? CompletableFuture.completedFuture(null)
+                        : quicListener.close();
+                CompletableFuture.allOf(closeListeners(), quicClosed).thenCompose(x -> release()).whenComplete((x, y) -> {
                     terminate();
                     result.completeExceptionally(cause);
                 });
@@ -253,7 +256,7 @@ public final class RicochetServer implements AutoCloseable {
                 .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
                 .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * slots))
                 .handler(new UdpSessionHandler(handlers, new ConnectionStats(udpCounters), width, config.maxUdpBody(),
-                        config.idleTimeout(), udpSessions));
+                        config.idleTimeout(), udpSessionCap));
         if (slots > 1) {
             // Several datagrams a read (one syscall on epoll), each a slice of one buffer.
             bootstrap.option(batched, slot);
@@ -339,7 +342,7 @@ public final class RicochetServer implements AutoCloseable {
 
     /** UDP peers with a session, summed over the UDP channels. */
     public int activeUdpSessions() {
-        return udpSessions.held();
+        return udpSessionCap.held();
     }
 
     /** Bytes queued for writing across all connections; backpressure keeps each near the high watermark. */

@@ -145,7 +145,14 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
             stats.counters().droppedAtSessionLimit();
             return null;
         }
-        session = new UdpSession(this, peer, now, handlers.get());
+        FrameHandler handler;
+        try {
+            handler = handlers.get();
+        } catch (RuntimeException e) {
+            sessionBudget.release();
+            throw e;
+        }
+        session = new UdpSession(this, peer, now, handler);
         sessions.put(peer, session);
         stats.counters().opened();
         session.handler().sessionOpened(session);

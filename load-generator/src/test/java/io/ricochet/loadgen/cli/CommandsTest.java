@@ -76,8 +76,8 @@ class CommandsTest {
         assertAddsUp(s);
         assertEquals(0, s.get("bad").asLong(), s.toString());
         assertTrue(s.get("ok").asLong() > 0, s.toString());
-        assertEquals(s.get("ok").asLong(), s.get("server").get("frames_sent").asLong(), "closed loop, no warmup: "
-                + "the QUIC port answered exactly what the client verified");
+        assertTrue(s.get("ok").asLong() <= s.get("server").get("frames_sent").asLong(), "the client verified no more "
+                + "than the QUIC port answered: " + s);
     }
 
     /** QUIC_CRR: a QUIC connection, its handshake, one request and its verified reply, then the close, each time. */
