@@ -149,8 +149,10 @@ final class UdpSessionHandler extends ChannelInboundHandlerAdapter {
         try {
             handler = handlers.get();
         } catch (RuntimeException e) {
+            // No session: its place goes back, and the datagram is dropped as a datagram past the cap is.
             sessionBudget.release();
-            throw e;
+            log.warn("dropped a datagram from {}: the frame handler factory failed", peer, e);
+            return null;
         }
         session = new UdpSession(this, peer, now, handler);
         sessions.put(peer, session);

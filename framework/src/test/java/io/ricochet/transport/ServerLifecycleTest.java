@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.ReverseEcho;
+import io.ricochet.testing.TestCertificates;
 import io.ricochet.testing.TestServers;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -17,12 +18,14 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A server's one life: new, starting, started, stopping, stopped; on loops it was lent, nothing may outlive it. */
 @Timeout(30)
@@ -67,6 +70,27 @@ class ServerLifecycleTest {
             server.terminationFuture().get(10, TimeUnit.SECONDS);
             assertTrue(registry.getMeters().isEmpty(), "meters left behind: " + registry.getMeters());
             assertTrue(!shared.group().isShuttingDown(), "lent loops stay up");
+        }
+    }
+
+    /** A failed start closed TCP and UDP but left the QUIC socket bound on lent loops. */
+    @Test
+    void aStartThatFailsOnUdpClosesTheQuicListenerItBound(@TempDir Path dir) throws Exception {
+        int quicPort;
+        try (DatagramSocket free = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            quicPort = free.getLocalPort();
+        }
+        try (DatagramSocket taken = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            ServerConfig config = ServerConfig.builder().host("127.0.0.1").tcpPort(ServerConfig.DISABLED)
+                    .udpPort(taken.getLocalPort()).quicPort(quicPort).ioThreads(1).build();
+            RicochetServer server = onSharedLoops(config).quic(TestCertificates.issue(dir).serverQuic()).build();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> server.start().get(10, TimeUnit.SECONDS));
+            assertInstanceOf(ServerStartException.class, e.getCause());
+            server.terminationFuture().get(10, TimeUnit.SECONDS);
+            assertNotNull(server.quicAddress(), "the QUIC bind had succeeded");
+            try (DatagramSocket again = new DatagramSocket(quicPort, InetAddress.getLoopbackAddress())) {
+                assertEquals(quicPort, again.getLocalPort(), "the QUIC port is free again");
+            }
         }
     }
 

@@ -149,4 +149,28 @@ class UdpServerTest {
             assertEquals(2.0, Meters.count(registry, MeterNames.FRAMES_SENT, MeterNames.TAG_PROTOCOL, "udp"));
         }
     }
+
+    /** A handler factory that failed once kept the session's place in the cap for good. */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aHandlerFactoryThatFailsGivesTheSessionsPlaceBack(TransportKind transport) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+        ServerConfig config = TestServers.config(transport).tcpPort(ServerConfig.DISABLED).maxUdpSessions(1).build();
+        try (RicochetServer server = RicochetServer.builder().config(config).meterRegistry(registry)
+                        .handlerPerSession(() -> {
+                            if (failed.compareAndSet(false, true)) {
+                                throw new IllegalStateException("no handler this time");
+                            }
+                            return new io.ricochet.testing.ReverseEcho();
+                        }).build().startAndAwait();
+                DatagramSocket first = socket(500);
+                DatagramSocket second = socket(5000)) {
+            send(first, server.udpAddress(), Frames.encode(2, new byte[] {1}));
+            assertThrows(SocketTimeoutException.class, () -> receive(first));
+            send(second, server.udpAddress(), Frames.encode(2, new byte[] {1, 2}));
+            DatagramPacket reply = receive(second);
+            assertArrayEquals(Frames.encode(2, new byte[] {2, 1}), Arrays.copyOf(reply.getData(), reply.getLength()),
+                    "the one place was free for the next peer");
+        }
+    }
 }
