@@ -288,7 +288,10 @@ public final class FrameClient implements AutoCloseable {
         });
     }
 
-    /** Closes every connection (replies owed are flushed), then the event loops if this client made them, and its meters. */
+    /**
+     * Closes every connection (over TCP, replies owed are flushed first; over QUIC, see {@link Builder#quic}), then the
+     * event loops if this client made them, and its meters.
+     */
     @Override
     public void close() {
         for (Channel ch : Set.copyOf(channels)) {
@@ -467,7 +470,8 @@ public final class FrameClient implements AutoCloseable {
         /**
          * Connects over QUIC: each connection its own datagram socket and QUIC connection, the frames on one
          * bidirectional stream ({@code docs/protocol.md}). {@code tls} must offer the server's ALPN,
-         * {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or {@link #noise}.
+         * {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or {@link #noise}. {@link #close()}
+         * ends each QUIC connection at once ({@code CONNECTION_CLOSE}), without waiting for replies still owed.
          */
         public Builder quic(QuicSslContext tls) {
             this.quic = Checks.notNull("tls", tls);

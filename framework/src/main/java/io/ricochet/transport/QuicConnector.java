@@ -64,14 +64,14 @@ final class QuicConnector {
             int connectTimeoutMillis, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
         ClosesConnectionFirst closer = new ClosesConnectionFirst();
         ChannelHandler codec = new QuicClientCodecBuilder()
-                        .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
-                        // The engine knows whom it connects to, so the certificate's name is checked against it.
-                        .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
-                        .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
-                        .initialMaxData(CONNECTION_WINDOW)
-                        .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
-                        .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
-                        .build();
+                .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
+                // The engine knows whom it connects to, so the certificate's name is checked against it.
+                .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
+                .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
+                .initialMaxData(CONNECTION_WINDOW)
+                .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
+                .build();
         Bootstrap bootstrap = datagramBootstrap(loop, transport).handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -102,8 +102,8 @@ final class QuicConnector {
                         connection.closeFuture().addListener(x -> datagram.close());
                         connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
                             if (!s.isSuccess()) {
+                                // Closing the socket closes the connection first (ClosesConnectionFirst).
                                 fail(ready, datagram, s.cause());
-                                connection.close();
                                 return;
                             }
                             QuicStreamChannel opened = (QuicStreamChannel) s.getNow();
