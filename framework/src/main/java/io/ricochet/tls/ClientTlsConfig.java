@@ -92,12 +92,25 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
     }
 
     /**
-     * The same trust and client certificate, for QUIC: TLS 1.3, offering {@code alpn}. {@code keyBits} does not
-     * apply (QUIC's suites are BoringSSL's), nor {@link #provider}. Fails as {@link #build()} does.
+     * The same trust and client certificate, for QUIC: TLS 1.3, offering {@code alpn}, resuming earlier sessions
+     * ({@link QuicResumption#RESUME}). {@code keyBits} does not apply (QUIC's suites are BoringSSL's), nor
+     * {@link #provider}. Fails as {@link #build()} does.
      */
     public QuicSslContext buildQuic(String alpn) {
+        return buildQuic(alpn, QuicResumption.RESUME);
+    }
+
+    /** As {@link #buildQuic(String)}, with the session tickets used as {@code resumption} says. */
+    public QuicSslContext buildQuic(String alpn, QuicResumption resumption) {
         Checks.notNull("alpn", alpn);
+        Checks.notNull("resumption", resumption);
         QuicSslContextBuilder builder = QuicSslContextBuilder.forClient().applicationProtocols(alpn);
+        switch (resumption) {
+            // A cache of size 0 drops each ticket as it arrives.
+            case NEVER -> builder.sessionCacheSize(0);
+            case RESUME -> { }
+            case EARLY_DATA -> builder.earlyData(true);
+        }
         if (insecure) {
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
         } else if (trustedCa != null) {

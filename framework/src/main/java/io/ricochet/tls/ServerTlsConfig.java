@@ -72,15 +72,25 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
     /**
      * The same certificate, key and client CA, for QUIC: TLS 1.3, the only version QUIC has, with {@code alpn} as the
      * one application protocol a client must offer. Fails as {@link #build()} does. The provider is BoringSSL,
-     * inside QUIC's native library, whatever {@link #provider} says.
+     * inside QUIC's native library, whatever {@link #provider} says. Clients may resume sessions; 0-RTT early data is
+     * refused (see {@link #buildQuic(String, boolean)}).
      */
     public QuicSslContext buildQuic(String alpn) {
+        return buildQuic(alpn, false);
+    }
+
+    /**
+     * As {@link #buildQuic(String)}; with {@code acceptEarlyData} a resuming client's 0-RTT requests are read before
+     * its handshake completes. Anyone who captured them can replay them, so accept early data only where every
+     * request is safe to serve twice (an echo is).
+     */
+    public QuicSslContext buildQuic(String alpn, boolean acceptEarlyData) {
         Checks.notNull("alpn", alpn);
         requireReadable("certificateChain", certificateChain);
         requireReadable("privateKey", privateKey);
         try {
             QuicSslContextBuilder builder = QuicSslContextBuilder.forServer(privateKey.toFile(), null,
-                    certificateChain.toFile()).applicationProtocols(alpn);
+                    certificateChain.toFile()).applicationProtocols(alpn).earlyData(acceptEarlyData);
             if (clientCa != null) {
                 builder.trustManager(clientCa.toFile()).clientAuth(ClientAuth.REQUIRE);
             }

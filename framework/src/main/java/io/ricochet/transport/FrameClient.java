@@ -14,6 +14,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.config.LengthField;
+import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
@@ -59,7 +60,7 @@ public final class FrameClient implements AutoCloseable {
     private final PipelineCustomizer customizer;
     private final Tls tls;
     private final ClientNoiseConfig noise;
-    private final QuicSslContext quic;
+    private final QuicConnector quic;
     private final TransportCounters counters;
     private final TransportMeters meters;
     private final AtomicInteger open = new AtomicInteger();
@@ -75,8 +76,7 @@ public final class FrameClient implements AutoCloseable {
         this.customizer = b.customizer;
         this.tls = b.tls;
         this.noise = b.noise;
-        this.quic = b.quic;
-        if ((tls != null ? 1 : 0) + (noise != null ? 1 : 0) + (quic != null ? 1 : 0) > 1) {
+        if ((tls != null ? 1 : 0) + (noise != null ? 1 : 0) + (b.quic != null ? 1 : 0) > 1) {
             throw new IllegalArgumentException("tls, noise and quic: more than one on one client (expected: one at most)");
         }
         try {
@@ -90,6 +90,8 @@ public final class FrameClient implements AutoCloseable {
             throw e;
         }
         this.counters = meters == null ? TransportCounters.NONE : meters;
+        this.quic = b.quic == null ? null : new QuicConnector(loops.transport(), b.quic, QUIC_IDLE_MILLIS,
+                connectTimeoutMillis, ServerConfig.DEFAULT_UDP_SOCKET_BUFFER);
     }
 
     public static Builder builder() {
@@ -176,9 +178,11 @@ public final class FrameClient implements AutoCloseable {
                 customizer.customize(ch);
             }
         };
-        ChannelFuture connected = quic != null ? connectQuic(remote, null, null, init)
-                : bootstrap(null).handler(init).connect(remote);
-        track(connected, session);
+        if (quic != null) {
+            connectQuic(remote, null, null, init, session);
+        } else {
+            track(bootstrap(null).handler(init).connect(remote), session);
+        }
         return session;
     }
 
@@ -233,20 +237,37 @@ public final class FrameClient implements AutoCloseable {
                 customizer.customize(ch);
             }
         };
-        ChannelFuture connected = quic != null ? connectQuic(remote, local, loop, init)
-                : bootstrap(loop).handler(init).connect(remote, local);
+        if (quic != null) {
+            return connectQuic(remote, local, loop, init, null);
+        }
+        ChannelFuture connected = bootstrap(loop).handler(init).connect(remote, local);
         track(connected, null);
         return connected;
     }
 
     /**
-     * A QUIC connection with one bidirectional stream that {@code stream} sets up: the future is its datagram
-     * socket's, done when the stream is open.
+     * A QUIC connection with one bidirectional stream that {@code stream} sets up: the future is the loop's shared
+     * datagram socket's, done when the stream is open. The stream is the connection: it is what is counted open and
+     * closed by {@link #close()}.
      */
     private ChannelFuture connectQuic(InetSocketAddress remote, InetSocketAddress local, EventLoop loop,
-            ChannelInitializer<Channel> stream) {
-        return QuicConnector.connect(loops.transport(), loop != null ? loop : loops.group().next(), quic,
-                QUIC_IDLE_MILLIS, connectTimeoutMillis, remote, local, stream);
+            ChannelInitializer<Channel> stream, CompletableFuture<FrameSession> session) {
+        ChannelInitializer<Channel> tracked = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                opened(ch);
+                ch.pipeline().addLast(stream);
+            }
+        };
+        ChannelFuture connected = quic.connect(loop != null ? loop : loops.group().next(), remote, local, tracked);
+        if (session != null) {
+            connected.addListener(f -> {
+                if (!f.isSuccess()) {
+                    session.completeExceptionally(f.cause());
+                }
+            });
+        }
+        return connected;
     }
 
     /**
@@ -274,17 +295,23 @@ public final class FrameClient implements AutoCloseable {
         channels.add(ch);
         connected.addListener(f -> {
             if (f.isSuccess()) {
-                open.incrementAndGet();
-                ch.closeFuture().addListener(c -> {
-                    open.decrementAndGet();
-                    channels.remove(ch);
-                });
+                opened(ch);
             } else {
                 channels.remove(ch);
                 if (session != null) {
                     session.completeExceptionally(f.cause());
                 }
             }
+        });
+    }
+
+    /** Counts {@code ch} open until it closes, and closes it with the client. */
+    private void opened(Channel ch) {
+        channels.add(ch);
+        open.incrementAndGet();
+        ch.closeFuture().addListener(c -> {
+            open.decrementAndGet();
+            channels.remove(ch);
         });
     }
 
@@ -304,6 +331,9 @@ public final class FrameClient implements AutoCloseable {
         }
         for (Channel ch : Set.copyOf(channels)) {
             ch.closeFuture().awaitUninterruptibly(FrameClientInitializer.MAX_CLOSE_NANOS / 1_000_000);
+        }
+        if (quic != null) {
+            quic.close(FrameClientInitializer.MAX_CLOSE_NANOS / 1_000_000);
         }
         if (ownsLoops) {
             loops.close();
@@ -468,10 +498,12 @@ public final class FrameClient implements AutoCloseable {
         }
 
         /**
-         * Connects over QUIC: each connection its own datagram socket and QUIC connection, the frames on one
-         * bidirectional stream ({@code docs/protocol.md}). {@code tls} must offer the server's ALPN,
+         * Connects over QUIC: each connection a QUIC connection, the frames on one bidirectional stream
+         * ({@code docs/protocol.md}); the connections of one event loop share its datagram socket. A bare connection's
+         * future is then that socket's: close the connection through its stream (the handler's channel). {@code tls} must offer the server's ALPN,
          * {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or {@link #noise}. {@link #close()}
-         * ends each QUIC connection at once ({@code CONNECTION_CLOSE}), without waiting for replies still owed.
+         * closes each stream as it closes a TCP connection, then each QUIC connection ({@code CONNECTION_CLOSE}) and
+         * the sockets.
          */
         public Builder quic(QuicSslContext tls) {
             this.quic = Checks.notNull("tls", tls);

@@ -17,16 +17,27 @@ import io.netty.handler.codec.quic.QuicClientCodecBuilder;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.codec.quic.QuicStreamType;
+import io.netty.handler.codec.quic.SslEarlyDataReadyEvent;
+import io.netty.util.AttributeKey;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A client's QUIC connection carrying one framed session: its own datagram socket (so a connection is one file
- * descriptor and one source port, as over TCP), the handshake, and one bidirectional stream whose pipeline
- * {@code stream} builds. The three end together: when the stream closes, the connection is closed
- * ({@code CONNECTION_CLOSE}), and then the socket.
+ * A client's QUIC connections, each carrying one framed session on one bidirectional stream whose pipeline
+ * {@code stream} builds. Connections on one event loop (and source address) share one datagram socket, told apart by
+ * their connection IDs as QUIC intends: a connection costs no file descriptor, its handshake does not pay for a
+ * QUIC configuration of its own, and the packets of all of them leave in one batch per flush. When a stream closes,
+ * its connection is closed ({@code CONNECTION_CLOSE}); {@link #close()} closes every connection, then the sockets.
+ * With a TLS context that allows early data and a session to resume, the stream opens, and its first writes go, in
+ * the first flight (0-RTT).
  */
-final class QuicConnector {
+final class QuicConnector implements AutoCloseable {
     /**
      * Unread bytes a peer may send on one stream, and on all of a connection's streams together: the same on both
      * ends, so neither waits on the other.
@@ -41,7 +52,31 @@ final class QuicConnector {
     static final int MAX_UDP_PAYLOAD = 1500;
     private static final int DATAGRAMS_PER_READ = 16;
 
-    private QuicConnector() {
+    /** Whom a connection is for: its TLS engine checks the certificate's name against it. */
+    private static final AttributeKey<InetSocketAddress> REMOTE = AttributeKey.valueOf("ricochet.quic.remote");
+
+    private final IoTransport transport;
+    private final QuicSslContext tls;
+    private final long idleMillis;
+    private final int connectTimeoutMillis;
+    private final int socketBuffer;
+    private final ConcurrentMap<SocketKey, ChannelFuture> sockets = new ConcurrentHashMap<>();
+
+    /** One shared socket per event loop and source address (null for any). */
+    private record SocketKey(EventLoop loop, InetAddress local) {
+    }
+
+    /**
+     * @param socketBuffer the shared sockets' receive and send buffers, in bytes: every connection of a loop reads
+     *                     through one
+     */
+    QuicConnector(IoTransport transport, QuicSslContext tls, long idleMillis, int connectTimeoutMillis,
+            int socketBuffer) {
+        this.transport = transport;
+        this.tls = tls;
+        this.idleMillis = idleMillis;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.socketBuffer = socketBuffer;
     }
 
     /** A datagram socket for QUIC on {@code loop}: several datagrams a read where the transport can (epoll, io_uring). */
@@ -57,29 +92,13 @@ final class QuicConnector {
     }
 
     /**
-     * Connects and opens the stream. The future is the datagram socket's: it completes once the stream is open, or
-     * fails with the bind, handshake or stream failure, the socket then closed.
+     * Connects and opens the stream. The future is the shared datagram socket's: it completes once the stream is
+     * open, or fails with the bind, handshake or stream failure, the connection then closed. Close a connection
+     * through its stream, not through the future's channel, which is every connection's socket on that loop.
      */
-    static ChannelFuture connect(IoTransport transport, EventLoop loop, QuicSslContext tls, long idleMillis,
-            int connectTimeoutMillis, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
-        ClosesConnectionFirst closer = new ClosesConnectionFirst();
-        ChannelHandler codec = new QuicClientCodecBuilder()
-                .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
-                // The engine knows whom it connects to, so the certificate's name is checked against it.
-                .sslEngineProvider(q -> tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort()))
-                .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
-                .initialMaxData(CONNECTION_WINDOW)
-                .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
-                .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
-                .build();
-        Bootstrap bootstrap = datagramBootstrap(loop, transport).handler(new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(codec, closer);
-            }
-        });
-        ChannelFuture bound = bootstrap.bind(local == null ? new InetSocketAddress(0) : new InetSocketAddress(
-                local.getAddress(), 0));
+    ChannelFuture connect(EventLoop loop, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
+        SocketKey key = new SocketKey(loop, local == null ? null : local.getAddress());
+        ChannelFuture bound = sockets.computeIfAbsent(key, this::bind);
         Channel datagram = bound.channel();
         ChannelPromise ready = datagram.newPromise();
         bound.addListener(b -> {
@@ -87,54 +106,154 @@ final class QuicConnector {
                 ready.tryFailure(b.cause());
                 return;
             }
+            StreamOpener opener = new StreamOpener(stream, ready);
             QuicChannel.newBootstrap(datagram).remoteAddress(remote)
+                    .attr(REMOTE, remote)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                    .handler(opener)
                     // A stream the server opens is not part of the protocol: what it brings goes to the pipeline's
                     // tail, which releases it.
                     .streamHandler(new ChannelInboundHandlerAdapter())
                     .connect().addListener(c -> {
-                        if (!c.isSuccess()) {
-                            fail(ready, datagram, c.cause());
-                            return;
+                        if (c.isSuccess()) {
+                            opener.open((QuicChannel) c.getNow());
+                        } else {
+                            ready.tryFailure(c.cause());
                         }
-                        QuicChannel connection = (QuicChannel) c.getNow();
-                        closer.connection = connection;
-                        connection.closeFuture().addListener(x -> datagram.close());
-                        connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
-                            if (!s.isSuccess()) {
-                                // Closing the socket closes the connection first (ClosesConnectionFirst).
-                                fail(ready, datagram, s.cause());
-                                return;
-                            }
-                            QuicStreamChannel opened = (QuicStreamChannel) s.getNow();
-                            opened.closeFuture().addListener(x -> connection.close());
-                            ready.trySuccess();
-                        });
                     });
         });
         return ready;
     }
 
-    /**
-     * Closing the socket (as a client closing its connections does) closes its QUIC connection first, so the server
-     * is told ({@code CONNECTION_CLOSE}) rather than left to its idle timeout.
-     */
-    private static final class ClosesConnectionFirst extends ChannelOutboundHandlerAdapter {
-        private volatile QuicChannel connection;
-
-        @Override
-        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
-            QuicChannel open = connection;
-            if (open != null && open.isOpen()) {
-                open.close().addListener(f -> ctx.close(promise));
-            } else {
-                ctx.close(promise);
+    private ChannelFuture bind(SocketKey key) {
+        ClosesConnectionsFirst closer = new ClosesConnectionsFirst();
+        ChannelHandler codec = new QuicClientCodecBuilder()
+                .maxRecvUdpPayloadSize(MAX_UDP_PAYLOAD)
+                // The engine knows whom it connects to, so the certificate's name is checked against it, and a
+                // session to resume is looked up by it.
+                .sslEngineProvider(q -> {
+                    InetSocketAddress remote = q.attr(REMOTE).get();
+                    return tls.newEngine(q.alloc(), remote.getHostString(), remote.getPort());
+                })
+                .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
+                .initialMaxData(CONNECTION_WINDOW)
+                .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
+                .build();
+        Bootstrap bootstrap = datagramBootstrap(key.loop(), transport)
+                .option(ChannelOption.SO_RCVBUF, socketBuffer)
+                .option(ChannelOption.SO_SNDBUF, socketBuffer)
+                .attr(ClosesConnectionsFirst.KEY, closer)
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(codec, closer);
+                    }
+                });
+        ChannelFuture bound = bootstrap.bind(new InetSocketAddress(key.local(), 0));
+        // A socket that failed or closed is made again by the next connect.
+        bound.addListener(b -> {
+            if (!b.isSuccess()) {
+                sockets.remove(key, bound);
             }
+        });
+        bound.channel().closeFuture().addListener(c -> sockets.remove(key, bound));
+        return bound;
+    }
+
+    /** Closes every connection ({@code CONNECTION_CLOSE}) and then the sockets; waits up to {@code waitMillis}. */
+    void close(long waitMillis) {
+        List<ChannelFuture> closing = new ArrayList<>();
+        for (ChannelFuture bound : List.copyOf(sockets.values())) {
+            closing.add(bound.channel().close());
+        }
+        for (ChannelFuture f : closing) {
+            f.awaitUninterruptibly(waitMillis);
         }
     }
 
-    private static void fail(ChannelPromise ready, Channel datagram, Throwable cause) {
-        ready.tryFailure(cause);
-        datagram.close();
+    @Override
+    public void close() {
+        close(10_000);
+    }
+
+    /**
+     * Opens the connection's one stream, once: as soon as the handshake lets data go, which with a resumed session
+     * and early data (0-RTT) is before the server has answered, else when the connection is established.
+     */
+    private static final class StreamOpener extends ChannelInboundHandlerAdapter {
+        private final ChannelHandler stream;
+        private final ChannelPromise ready;
+        private boolean opened;
+
+        StreamOpener(ChannelHandler stream, ChannelPromise ready) {
+            this.stream = stream;
+            this.ready = ready;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof SslEarlyDataReadyEvent) {
+                // The event comes from inside quiche's send, which would hold back what the stream writes as it
+                // opens until the next send; opened just after, the stream's first flush sends it at once.
+                QuicChannel connection = (QuicChannel) ctx.channel();
+                ctx.executor().execute(() -> open(connection));
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        /** On the connection's event loop, as both callers are. */
+        void open(QuicChannel connection) {
+            if (opened) {
+                return;
+            }
+            opened = true;
+            connection.parent().attr(ClosesConnectionsFirst.KEY).get().add(connection);
+            connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
+                if (!s.isSuccess()) {
+                    ready.tryFailure(s.cause());
+                    connection.close();
+                    return;
+                }
+                ((QuicStreamChannel) s.getNow()).closeFuture().addListener(x -> connection.close());
+                ready.trySuccess();
+            });
+        }
+    }
+
+    /**
+     * Closing a shared socket (as a client's close does) closes its QUIC connections first, so the server is told
+     * ({@code CONNECTION_CLOSE}) rather than left to its idle timeout.
+     */
+    private static final class ClosesConnectionsFirst extends ChannelOutboundHandlerAdapter {
+        static final AttributeKey<ClosesConnectionsFirst> KEY = AttributeKey.valueOf("ricochet.quic.closer");
+
+        private final Set<QuicChannel> connections = ConcurrentHashMap.newKeySet();
+
+        void add(QuicChannel connection) {
+            connections.add(connection);
+            connection.closeFuture().addListener(x -> connections.remove(connection));
+        }
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            List<ChannelFuture> closing = new ArrayList<>();
+            for (QuicChannel connection : List.copyOf(connections)) {
+                closing.add(connection.close());
+            }
+            if (closing.isEmpty()) {
+                ctx.close(promise);
+                return;
+            }
+            int[] left = {closing.size()};
+            for (ChannelFuture f : closing) {
+                // All on this socket's event loop, as its connections are.
+                f.addListener(x -> {
+                    if (--left[0] == 0) {
+                        ctx.close(promise);
+                    }
+                });
+            }
+        }
     }
 }

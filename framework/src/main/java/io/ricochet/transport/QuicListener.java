@@ -74,6 +74,10 @@ final class QuicListener {
             protected void initChannel(QuicChannel ch) {
                 if (!connections.admit(ch)) {
                     ch.close();
+                } else {
+                    // Reading starts now, not at channelActive (the handshake's end), so streams that arrive as
+                    // 0-RTT early data, where the TLS context accepts it, are served at once.
+                    ch.read();
                 }
             }
         };

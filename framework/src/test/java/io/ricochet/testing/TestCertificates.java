@@ -23,8 +23,13 @@ public record TestCertificates(Path caCertificate, DevCertificates.PemFiles serv
         return new TestCertificates(ca.write(dir, "ca").certificate(), server);
     }
 
-    /** The server's QUIC TLS, offering Ricochet's ALPN. */
+    /** The server's QUIC TLS, offering Ricochet's ALPN, refusing 0-RTT early data. */
     public QuicSslContext serverQuic() {
-        return ServerTlsConfig.builder(server.certificate(), server.privateKey()).build().buildQuic(Protocol.QUIC_ALPN);
+        return serverQuic(false);
+    }
+
+    public QuicSslContext serverQuic(boolean acceptEarlyData) {
+        return ServerTlsConfig.builder(server.certificate(), server.privateKey()).build().buildQuic(Protocol.QUIC_ALPN,
+                acceptEarlyData);
     }
 }

@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -20,11 +22,17 @@ import io.ricochet.testing.QuicTestClient;
 import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestCertificates;
 import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.QuicResumption;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +48,7 @@ class QuicServerTest {
     @TempDir
     static Path dir;
     static QuicSslContext tls;
+    static QuicSslContext tlsWithEarlyData;
     static Path caFile;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -48,6 +57,7 @@ class QuicServerTest {
     static void certificate() throws IOException {
         TestCertificates certificates = TestCertificates.issue(dir);
         tls = certificates.serverQuic();
+        tlsWithEarlyData = certificates.serverQuic(true);
         caFile = certificates.caCertificate();
     }
 
@@ -103,6 +113,118 @@ class QuicServerTest {
             }
             // Well inside the 30 s idle timeout: the client's close told the server (CONNECTION_CLOSE).
             await().atMost(WAIT).until(() -> server.activeQuicConnections() == 0);
+        }
+    }
+
+    /**
+     * Every resumed connection opens its stream and writes its request before its handshake completes (0-RTT), and the
+     * server serves such early streams. Not every one: quiche holds back a 0-RTT datagram read together with its
+     * Initial until the handshake's next datagram, so the assertion is that some arrived early.
+     */
+    @Test
+    void aResumingClientSendsItsFirstRequestAsEarlyData() throws Exception {
+        Arrivals arrivals = exchangeInTurn(tlsWithEarlyData, QuicResumption.EARLY_DATA);
+        assertEquals(resumedOnly(true), arrivals.sentEarly());
+        assertEquals(false, arrivals.servedEarly().get(0), "a full handshake has no early data");
+        assertTrue(arrivals.servedEarly().contains(true), arrivals.toString());
+    }
+
+    /**
+     * A server that does not accept early data issues tickets that do not allow it, so a client asking for early data
+     * resumes and waits for the handshake: every request is answered all the same.
+     */
+    @Test
+    void aServerNotAcceptingEarlyDataIsSentNone() throws Exception {
+        Arrivals arrivals = exchangeInTurn(tls, QuicResumption.EARLY_DATA);
+        assertEquals(resumedOnly(false), arrivals.sentEarly());
+        assertEquals(resumedOnly(false), arrivals.servedEarly());
+    }
+
+    @Test
+    void aClientThatOnlyResumesSendsNothingEarly() throws Exception {
+        Arrivals arrivals = exchangeInTurn(tlsWithEarlyData, QuicResumption.RESUME);
+        assertEquals(resumedOnly(false), arrivals.sentEarly());
+        assertEquals(resumedOnly(false), arrivals.servedEarly());
+    }
+
+    private static final int IN_TURN = 8;
+
+    /** The first connection false (a full handshake), each later one {@code resumed}. */
+    private static List<Boolean> resumedOnly(boolean resumed) {
+        List<Boolean> expected = new ArrayList<>(Collections.nCopies(IN_TURN, resumed));
+        expected.set(0, false);
+        return expected;
+    }
+
+    /** Per connection: whether the client opened its stream, and the server set it up, before the handshake completed. */
+    private record Arrivals(List<Boolean> sentEarly, List<Boolean> servedEarly) {
+    }
+
+    /**
+     * {@value #IN_TURN} connections in turn, each writing its request as its stream opens (as the load generator's crr
+     * does) and checking the reply.
+     */
+    private Arrivals exchangeInTurn(QuicSslContext serverTls, QuicResumption resumption) throws Exception {
+        Arrivals arrivals = new Arrivals(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+        QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN,
+                resumption);
+        try (RicochetServer server = RicochetServer.builder()
+                .config(config().tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).quicPort(0).build())
+                .handler(new ReverseEcho()).quic(serverTls).meterRegistry(registry)
+                .pipeline(stream -> arrivals.servedEarly().add(!stream.parent().isActive())).build().startAndAwait();
+                FrameClient frames = FrameClient.builder().quic(client).build()) {
+            for (int i = 0; i < IN_TURN; i++) {
+                byte[] body = {1, 2, (byte) i};
+                CompletableFuture<byte[]> reply = new CompletableFuture<>();
+                frames.connect(server.quicAddress(), null, null, new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        arrivals.sentEarly().add(!ctx.channel().parent().isActive());
+                        ctx.writeAndFlush(Unpooled.wrappedBuffer(Frames.encode(2, body)));
+                    }
+
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ByteBuf received = (ByteBuf) msg;
+                        try {
+                            reply.complete(ByteBufUtil.getBytes(received));
+                        } finally {
+                            received.release();
+                        }
+                        ctx.close();
+                    }
+                }).sync();
+                assertArrayEquals(Frames.reversed(body), reply.get(10, TimeUnit.SECONDS));
+            }
+        }
+        return arrivals;
+    }
+
+    /**
+     * A client's connections on one event loop share its datagram socket: each is still a connection of its own to
+     * the server, and closing one ends only that one.
+     */
+    @Test
+    void connectionsSharingASocketCloseOneByOne() throws Exception {
+        QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
+        try (RicochetServer server = start(config());
+                FrameClient frames = FrameClient.builder().quic(client).transport(TransportKind.AUTO, 1).build()) {
+            List<FrameClient.FrameExchange> exchanges = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                exchanges.add(frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS));
+            }
+            await().atMost(WAIT).until(() -> server.activeQuicConnections() == 3);
+            exchanges.get(0).close();
+            await().atMost(WAIT).until(() -> server.activeQuicConnections() == 2);
+            assertEquals(2, frames.openConnections());
+            for (FrameClient.FrameExchange open : exchanges.subList(1, 3)) {
+                ByteBuf reply = open.request(Unpooled.wrappedBuffer(new byte[] {7, 8})).get(10, TimeUnit.SECONDS);
+                try {
+                    assertArrayEquals(new byte[] {8, 7}, ByteBufUtil.getBytes(reply));
+                } finally {
+                    reply.release();
+                }
+            }
         }
     }
 
