@@ -188,8 +188,9 @@ final class EchoServerCommand implements Callable<Integer> {
         ServerConfig rpcConfig = rpcConfig(config);
         ServerTlsConfig tlsFiles = tlsFiles();
         Tls tls = tlsPort == ServerConfig.DISABLED && !rpcTls ? null : context(tlsFiles::build);
+        // 0-RTT early data is accepted: replayed, an echo request only gets its reply again.
         QuicSslContext quicTls = quicPort == ServerConfig.DISABLED ? null
-                : context(() -> tlsFiles.buildQuic(Protocol.QUIC_ALPN));
+                : context(() -> tlsFiles.buildQuic(Protocol.QUIC_ALPN, true));
         String rpcToken = rpcToken();
         ServerNoiseConfig noise = noise();
         ServerConfig noiseConfig = noise == null || noisePort == ServerConfig.DISABLED ? null

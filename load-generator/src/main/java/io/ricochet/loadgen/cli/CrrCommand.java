@@ -5,6 +5,7 @@ import io.ricochet.loadgen.scenario.LoadSpec;
 import io.ricochet.loadgen.scenario.RunOptions;
 import io.ricochet.loadgen.scenario.LoadRun;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.tls.QuicResumption;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import io.ricochet.loadgen.scenario.RunHooks;
@@ -24,29 +25,37 @@ final class CrrCommand extends ScenarioCommand {
     @Option(names = "--concurrency", converter = Converters.CountConverter.class, defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--tls-resume", description = "Over TLS, resume the session of an earlier transaction where the "
-            + "server allows it, instead of a full handshake per transaction.")
+    @Option(names = "--tls-resume", description = "Over TLS or QUIC, resume the session of an earlier transaction "
+            + "where the server allows it, instead of a full handshake per transaction.")
     boolean resume;
+
+    @Option(names = "--early-data", description = "Over QUIC, resume and send each request as 0-RTT early data with "
+            + "the handshake, where the server accepts it.")
+    boolean earlyData;
 
     @Override
     public int run(RunHooks hooks) throws Exception {
-        if (resume && !common.tls.enabled) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls");
+        boolean quic = load.protocol == Protocol.QUIC;
+        if (resume && !common.tls.enabled && !quic) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls "
+                    + "or --transport quic");
+        }
+        if (earlyData && !quic) {
+            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --early-data without "
+                    + "--transport quic");
         }
         if (load.protocol == Protocol.UDP) {
             throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr "
                     + "connects: tcp or quic)");
         }
-        if (resume && load.protocol == Protocol.QUIC) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume with the "
-                    + "quic transport (expected: tcp; QUIC transactions make full handshakes)");
-        }
+        QuicResumption resumption = earlyData ? QuicResumption.EARLY_DATA
+                : resume ? QuicResumption.RESUME : QuicResumption.NEVER;
         LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.protocol(load.protocol)
                 .connections(concurrency));
         Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), load.protocol,
-                System.err)) {
+                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false,
+                load.protocol, resumption, System.err)) {
             LoadSpec spec = builder.targets(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();

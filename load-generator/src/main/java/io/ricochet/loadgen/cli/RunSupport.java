@@ -12,6 +12,7 @@ import io.ricochet.loadgen.scenario.Targets;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.ServerNoiseConfig;
+import io.ricochet.tls.QuicResumption;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
@@ -67,18 +68,24 @@ final class RunSupport {
         return target(cli, common, lengthField, maxFrame, idleTimeout, false, protocol, err);
     }
 
+    static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
+            Duration idleTimeout, boolean withRpc, Protocol protocol, PrintStream err) {
+        return target(cli, common, lengthField, maxFrame, idleTimeout, withRpc, protocol, QuicResumption.RESUME, err);
+    }
+
     /**
      * As above; {@code withRpc} also starts the embedded server's RPC port. The TLS flags are checked
      * first, against the {@code protocol} the command sends; with {@code --tls}, or QUIC, and no {@code --target}
-     * the embedded server serves TLS with a throwaway CA, which the client trusts unless told whom to trust.
+     * the embedded server serves TLS with a throwaway CA, which the client trusts unless told whom to trust. A QUIC
+     * client uses session tickets as {@code resumption} says.
      */
     static Target target(CommandLine cli, CommonOptions common, LengthField lengthField, int maxFrame,
-            Duration idleTimeout, boolean withRpc, Protocol protocol, PrintStream err) {
+            Duration idleTimeout, boolean withRpc, Protocol protocol, QuicResumption resumption, PrintStream err) {
         validateSecurityFlags(cli, common, protocol);
         boolean quic = protocol == Protocol.QUIC;
         if (common.target != null) {
             return new Target(common.target, common.target, common.target, common.target.first(), common.scrape, null,
-                    common.tls.client(cli, null, common.noise.tlsKeyBits()), quic ? common.tls.quic(cli, null) : null,
+                    common.tls.client(cli, null, common.noise.tlsKeyBits()), quic ? common.tls.quic(cli, null, resumption) : null,
                     null, null, common.noise.config(cli, null, NOISE_HANDSHAKE), null);
         }
         // With --encrypt and no --noise-key, the embedded server's own key is the one pinned.
@@ -97,7 +104,7 @@ final class RunSupport {
             return new Target(Targets.of(embedded.server().tcpAddress()), Targets.of(embedded.server().udpAddress()),
                     quic ? Targets.of(embedded.quicAddress()) : null, embedded.rpcAddress(),
                     common.scrape.isEmpty() ? List.of(embedded.metricsUri()) : common.scrape, embedded, client,
-                    quic ? common.tls.quic(cli, certificates.ca()) : null,
+                    quic ? common.tls.quic(cli, certificates.ca(), resumption) : null,
                     certificates, certificates == null || common.tls.trustGiven() ? null : certificates.ca(), noise,
                     embeddedKey == null || common.noise.serverKey != null ? null : embeddedKey.publicKeyBase64());
         } catch (RuntimeException e) {

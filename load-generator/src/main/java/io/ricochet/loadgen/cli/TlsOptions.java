@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.QuicResumption;
 import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.Protocol;
@@ -97,13 +98,13 @@ final class TlsOptions {
     }
 
     /**
-     * The client's QUIC TLS, trusting as {@link #client} does, offering Ricochet's ALPN. Unreadable files are a
-     * usage error.
+     * The client's QUIC TLS, trusting as {@link #client} does, offering Ricochet's ALPN, using session tickets as
+     * {@code resumption} says. Unreadable files are a usage error.
      */
-    QuicSslContext quic(CommandLine cli, Path embeddedCa) {
+    QuicSslContext quic(CommandLine cli, Path embeddedCa, QuicResumption resumption) {
         ClientTlsConfig config = config(cli, embeddedCa, b -> b);
         try {
-            return config.buildQuic(Protocol.QUIC_ALPN);
+            return config.buildQuic(Protocol.QUIC_ALPN, resumption);
         } catch (IllegalArgumentException e) {
             throw usage(cli, e.getMessage());
         }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,10 +82,14 @@ class CommandsTest {
                 + "than the QUIC port answered: " + s);
     }
 
-    /** QUIC_CRR: a QUIC connection, its handshake, one request and its verified reply, then the close, each time. */
-    @Test
-    void crrOverQuicMakesAConnectionPerTransaction() {
-        Cli.Result r = Cli.run("crr", "--transport", "quic", "--concurrency", "2", "--duration", "1s", "--json");
+    /**
+     * QUIC_CRR: a QUIC connection, its handshake (full, resumed, or resumed with the request as 0-RTT early data),
+     * one request and its verified reply, then the close, each time.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--concurrency=2", "--tls-resume", "--early-data"})
+    void crrOverQuicMakesAConnectionPerTransaction(String handshake) {
+        Cli.Result r = Cli.run("crr", "--transport", "quic", handshake, "--duration", "1s", "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode s = r.json();
         assertEquals(0, s.get("bad").asLong(), s.toString());

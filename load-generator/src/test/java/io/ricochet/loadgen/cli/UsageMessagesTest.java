@@ -40,6 +40,7 @@ class UsageMessagesTest {
         "udp-stream --search --max-trials 1|--max-trials 1 (expected: 2..100)",
         "echo --transport quic --tls|--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting --tls-ca or --insecure)",
         "crr --transport udp|transport: udp (crr connects: tcp or quic)",
+        "crr --early-data|--early-data without --transport quic",
         "controller --workers 2 echo --transport quic|--transport quic in a controller run (expected: tcp or udp; run QUIC loads alone for now)",
         "udp-stream --search --precision 0.9|--precision 0.9 (expected: 0.001..0.5)",
         "sweep --max-size 0|--max-size 0 (expected: 1..1073741824)",
