@@ -59,8 +59,7 @@ final class Plans {
         long busiest = connections < weights.length ? connections
                 : Arrays.stream(ShardPlanner.split(connections, weights, "--connections")).max().orElse(connections);
         return new Demand(connections, weights.length, busiest, targets, local,
-                // A QUIC server, as a UDP one, holds one socket for all its peers.
-                protocol(spec) != Protocol.TCP,
+                protocol(spec),
                 sources instanceof Converters.SourceAddresses s ? s.addresses().size() : 0,
                 number(spec, "--connect-rate", 0.0), scenario.warmupTime(),
                 duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory);

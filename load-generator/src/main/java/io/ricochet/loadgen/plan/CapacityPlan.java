@@ -33,7 +33,10 @@ public record CapacityPlan(List<String> lines, String refusal) {
         // one, the kernel picks a port per (source, target) pair and the workers of one machine share its source.
         long perPort;
         String portsOf;
-        if (d.sourceAddresses() > 0) {
+        if (d.clientSharesSockets()) {
+            perPort = 0;
+            portsOf = "connection (QUIC connections share a socket per I/O thread)";
+        } else if (d.sourceAddresses() > 0) {
             // A controller deals the addresses out evenly, whatever the workers' weights.
             perPort = d.distributed() ? ceil(perWorker, Math.max(1, d.sourceAddresses() / d.workers()))
                     : ceil(d.connections(), d.sourceAddresses());

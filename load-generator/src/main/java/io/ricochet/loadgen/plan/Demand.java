@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.plan;
 
 import io.ricochet.config.InvalidValueException;
+import io.ricochet.transport.Protocol;
 import java.time.Duration;
 
 /**
@@ -11,7 +12,8 @@ import java.time.Duration;
  * @param busiestWorker     the most connections one worker gets (workers may be weighted)
  * @param targets           servers the connections are dealt over; 0 for the generator's own embedded server
  * @param localTargets      whether the servers run on this machine (loopback, or embedded), so their memory counts here
- * @param udp               whether the connections are UDP sockets: an embedded server then answers on one socket
+ * @param protocol          what the connections are: over UDP an embedded server answers on one socket, over QUIC
+ *                          too, and a QUIC client's connections share a socket per I/O thread
  * @param sourceAddresses   local addresses given to connect from; 0 for the kernel's choice
  * @param connectRate       connects per second over all workers; 0 for as fast as they go
  * @param warmup            the run's warmup, which a held-connection ramp may use
@@ -21,12 +23,15 @@ import java.time.Duration;
  * @param kubernetes        whether the workers are pods (their limits are the pods', not this machine's)
  * @param podMemoryBytes    the memory each worker pod requests (kubernetes only)
  */
-public record Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets, boolean udp,
+public record Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets, Protocol protocol,
         int sourceAddresses,
         double connectRate, Duration warmup, Duration duration, boolean distributed, boolean kubernetes,
         long podMemoryBytes) {
 
     public Demand {
+        if (protocol == null) {
+            throw new InvalidValueException("protocol", "null", "tcp, udp or quic");
+        }
         if (connections < 1) {
             throw new InvalidValueException("connections", Long.toString(connections), ">= 1");
         }
@@ -49,10 +54,16 @@ public record Demand(long connections, int workers, long busiestWorker, int targ
      * (over UDP, its one socket), in the one process of a single run, or in the controller's.
      */
     public long descriptorsPerProcess() {
+        long clientEnds = clientSharesSockets() ? 0 : busiestWorker;
         if (!embedded()) {
-            return busiestWorker;
+            return clientEnds;
         }
-        long serverEnds = udp ? 1 : connections;
-        return distributed ? Math.max(busiestWorker, serverEnds) : connections + serverEnds;
+        long serverEnds = protocol == Protocol.TCP ? connections : 1;
+        return distributed ? Math.max(clientEnds, serverEnds) : (clientSharesSockets() ? 0 : connections) + serverEnds;
+    }
+
+    /** QUIC: a client's connections share its I/O threads' sockets, so they take neither a descriptor nor a port each. */
+    public boolean clientSharesSockets() {
+        return protocol == Protocol.QUIC;
     }
 }

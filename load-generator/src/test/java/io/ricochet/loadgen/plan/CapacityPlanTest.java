@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,7 @@ class CapacityPlanTest {
     private static final ConnectionCosts COSTS = new ConnectionCosts(4_000, 3_000, 8_000, 100L << 20, 100L << 20);
 
     private static Demand local(long connections, int workers, int targets, int sources, double connectRate) {
-        return new Demand(connections, workers, (connections + workers - 1) / workers, targets, true, false, sources,
+        return new Demand(connections, workers, (connections + workers - 1) / workers, targets, true, Protocol.TCP, sources,
                 connectRate, Duration.ofSeconds(60),
                 Duration.ofSeconds(30), true, false, 0);
     }
@@ -49,22 +50,32 @@ class CapacityPlanTest {
 
     @Test
     void anEmbeddedServerHoldsTheOtherEndInTheSameProcess() {
-        Demand alone = new Demand(10_000, 1, 10_000, 0, true, false, 0, 0, Duration.ZERO, Duration.ofSeconds(10), false, false, 0);
+        Demand alone = new Demand(10_000, 1, 10_000, 0, true, Protocol.TCP, 0, 0, Duration.ZERO, Duration.ofSeconds(10), false, false, 0);
         assertEquals("open files: 20,000 in one process, the embedded server's ends included, but one may hold "
                 + "18,976 here (open-file limit 20,000; give --target a separate server)",
                 CapacityPlan.of(alone, HERE, COSTS).refusal());
     }
 
+    /** QUIC connections share a socket per I/O thread on each side: past the open-file limit and the ports alike. */
+    @Test
+    void quicConnectionsTakeNoDescriptorOrPortEach() {
+        Demand quic = new Demand(50_000, 1, 50_000, 0, true, Protocol.QUIC, 0, 0, Duration.ZERO, Duration.ofSeconds(10),
+                false, false, 0);
+        CapacityPlan plan = CapacityPlan.of(quic, HERE, COSTS);
+        assertNull(plan.refusal());
+        assertEquals(1, quic.descriptorsPerProcess(), "the embedded server's one QUIC socket");
+    }
+
     @Test
     void anEmbeddedUdpServerAnswersOnOneSocket() {
-        Demand udp = new Demand(10_000, 1, 10_000, 0, true, true, 0, 0, Duration.ZERO, Duration.ofSeconds(10), false,
+        Demand udp = new Demand(10_000, 1, 10_000, 0, true, Protocol.UDP, 0, 0, Duration.ZERO, Duration.ofSeconds(10), false,
                 false, 0);
         assertNull(CapacityPlan.of(udp, HERE, COSTS).refusal());
     }
 
     @Test
     void theHeaviestOfWeightedWorkersIsTheOneChecked() {
-        Demand weighted = new Demand(30_000, 2, 22_500, 1, true, false, 4, 0, Duration.ZERO, Duration.ofSeconds(10),
+        Demand weighted = new Demand(30_000, 2, 22_500, 1, true, Protocol.TCP, 4, 0, Duration.ZERO, Duration.ofSeconds(10),
                 true, false, 0);
         CapacityPlan plan = CapacityPlan.of(weighted, HERE, COSTS);
         assertEquals("open files: 22,500 in one process, but one may hold 18,976 here (open-file limit 20,000; split "
@@ -89,17 +100,17 @@ class CapacityPlanTest {
 
     @Test
     void onKubernetesPodsAndNodesAreCountedAndAPodTooSmallIsRefused() {
-        Demand tenMillion = new Demand(10_000_000, 500, 20_000, 1, false, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+        Demand tenMillion = new Demand(10_000_000, 500, 20_000, 1, false, Protocol.TCP, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
                 true, true, 2L << 30);
         CapacityPlan plan = CapacityPlan.of(tenMillion, HERE, COSTS);
         assertNull(plan.refusal(), plan.lines().toString());
         assertTrue(plan.lines().contains("kubernetes: 500 worker pod(s), each needing about 252 MiB of the 2.0 GiB it "
                 + "requests; 32 node(s) of 32.0 GiB for them"), plan.lines().toString());
-        Demand oneTarget = new Demand(10_000_000, 25, 400_000, 1, false, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+        Demand oneTarget = new Demand(10_000_000, 25, 400_000, 1, false, Protocol.TCP, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
                 true, true, 8L << 30);
         assertEquals("ports: 400,000 connections per (pod, target) pair, but the ephemeral range has 28,232 (use "
                 + "--workers 355 or more, or more targets)", CapacityPlan.of(oneTarget, HERE, COSTS).refusal());
-        Demand crowded = new Demand(10_000_000, 25, 400_000, 20, false, false, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
+        Demand crowded = new Demand(10_000_000, 25, 400_000, 20, false, Protocol.TCP, 0, 0, Duration.ofMinutes(5), Duration.ofMinutes(5),
                 true, true, 2L << 30);
         assertEquals("memory: each worker pod needs about 3.1 GiB for 400,000 connections, more than the 2.0 GiB it "
                 + "requests (raise --worker-memory or --workers)", CapacityPlan.of(crowded, HERE, COSTS).refusal());
