@@ -140,6 +140,11 @@ final class EchoServerCommand implements Callable<Integer> {
                     + "TLS 1.3 from --tls-cert and --tls-key, ALPN \"ricochet\"; -1 = off (default: ${DEFAULT-VALUE}).")
     int quicPort;
 
+    @Option(names = "--quic-retry", description = "On the QUIC port, answer each new client with a Retry and make "
+            + "the connection only when it shows the token back: a round trip more per connection, so that spoofed "
+            + "source addresses cannot fill --max-connections.")
+    boolean quicRetry;
+
     @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain of the TLS port (and --rpc-tls).")
     Path tlsCert;
 
@@ -333,7 +338,8 @@ final class EchoServerCommand implements Callable<Integer> {
                     .transport(transport)
                     .shutdownTimeout(shutdownTimeout)
                     .lingerTimeout(lingerTimeout)
-                    .reusePort(reusePort);
+                    .reusePort(reusePort)
+                    .quicRetry(quicRetry);
             if (maxFrame != null) {
                 builder.maxFrame(maxFrame);
             }
@@ -423,6 +429,9 @@ final class EchoServerCommand implements Callable<Integer> {
 
     /** The PEM files of the TLS port, the QUIC port and --rpc-tls; null when none is asked for. */
     private ServerTlsConfig tlsFiles() {
+        if (quicRetry && quicPort == ServerConfig.DISABLED) {
+            throw new ParameterException(spec.commandLine(), "--quic-retry needs --quic-port");
+        }
         if (tlsPort == ServerConfig.DISABLED && quicPort == ServerConfig.DISABLED && !rpcTls) {
             if (tlsCert != null || tlsKey != null || tlsClientCa != null) {
                 throw new ParameterException(spec.commandLine(),

@@ -43,6 +43,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -113,7 +114,7 @@ class EchoServerCliTest {
         "--tcp-port=70000", "--max-connections=-5", "--metrics-port=-7", "--tls-port=0", "--tls-cert=/nonexistent",
         "--tls-port=0 --tls-cert=/nonexistent --tls-key=/nonexistent", "--tls-provider=gnutls --tls-port=0", "--rpc-token-file=/nonexistent",
         "--noise-port=0 --noise-key=/nonexistent", "--noise-generate-key --noise-port=0", "--noise-key=/tmp/k",
-        "--quic-port=0", "--quic-port=70000"})
+        "--quic-port=0", "--quic-port=70000", "--quic-retry"})
     void aBadFlagGivesOneLineAndExitTwo(String flag) throws Exception {
         try (EchoServerProcess server = EchoServerProcess.start(flag.split(" "))) {
             assertEquals(2, server.awaitExit());
@@ -222,16 +223,21 @@ class EchoServerCliTest {
         }
     }
 
-    /** The QUIC port: TLS 1.3 from the same certificate flags, the echo on a bidirectional stream. */
-    @Test
-    void servesTheEchoOverQuic(@TempDir Path dir) throws Exception {
+    /** The QUIC port: TLS 1.3 from the same certificate flags, the echo on a bidirectional stream; with Retry too. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void servesTheEchoOverQuic(boolean retry, @TempDir Path dir) throws Exception {
         Instant now = Instant.now();
         DevCertificates.Issued ca = DevCertificates.certificateAuthority("test CA", now.minusSeconds(3600), now.plusSeconds(86_400));
         DevCertificates.PemFiles cert = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600), now.plusSeconds(86_400))
                 .write(dir, "server");
-        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--metrics-port", "-1",
+        List<String> args = new ArrayList<>(List.of("--tcp-port", "0", "--udp-port", "-1", "--metrics-port", "-1",
                 "--rpc-port", "-1", "--quic-port", "0", "--tls-cert", cert.certificate().toString(), "--tls-key",
-                cert.privateKey().toString())) {
+                cert.privateKey().toString()));
+        if (retry) {
+            args.add("--quic-retry");
+        }
+        try (EchoServerProcess server = EchoServerProcess.start(args.toArray(String[]::new))) {
             InetSocketAddress quic = server.awaitListening("quic");
             try (QuicTestClient client = QuicTestClient.connect(quic, Protocol.QUIC_ALPN)) {
                 QuicTestClient.Stream stream = client.openStream();

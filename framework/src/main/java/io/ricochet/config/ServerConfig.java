@@ -36,6 +36,9 @@ import java.time.Duration;
  *                               the kernel spreads peers over the loops (a peer stays on one); 0 (the default) means
  *                               one per event loop on epoll and io_uring and one on NIO, the fallback; a count applies
  *                               on every transport, capped at the event loops there are
+ * @param quicRetry              answer a QUIC Initial without a token with a Retry, so a connection is made (and
+ *                               counted against the cap) only for a client that receives at its source address: a
+ *                               round trip more per connection, against spoofed Initials filling the cap
  */
 public record ServerConfig(
         String host,
@@ -56,7 +59,8 @@ public record ServerConfig(
         Duration lingerTimeout,
         boolean reusePort,
         int quicPort,
-        int udpChannels) {
+        int udpChannels,
+        boolean quicRetry) {
 
     /** A port value that turns that listener off. */
     public static final int DISABLED = -1;
@@ -144,6 +148,7 @@ public record ServerConfig(
         b.reusePort = reusePort;
         b.quicPort = quicPort;
         b.udpChannels = udpChannels;
+        b.quicRetry = quicRetry;
         return b;
     }
 
@@ -168,6 +173,7 @@ public record ServerConfig(
         private boolean reusePort;
         private int quicPort = DISABLED;
         private int udpChannels;
+        private boolean quicRetry;
 
         private Builder() {
         }
@@ -273,12 +279,19 @@ public record ServerConfig(
             return this;
         }
 
+        /** QUIC Retry: a connection only for a client that shows it receives at its address (see {@code quicRetry}). */
+        public Builder quicRetry(boolean quicRetry) {
+            this.quicRetry = quicRetry;
+            return this;
+        }
+
         public ServerConfig build() {
             notNull("lengthField", lengthField);
             int frame = maxFrame != null ? maxFrame : lengthField.defaultMaxFrame();
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
-                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, quicPort, udpChannels);
+                    writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, quicPort, udpChannels,
+                    quicRetry);
         }
     }
 }

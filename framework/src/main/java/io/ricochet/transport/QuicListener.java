@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * a bad length closes the stream. QUIC's own idle timeout is the config's, so a connection with no stream left goes
  * quiet and ends. Connections and streams are each capped at {@code maxConnections}, and a connection may open
  * {@value #MAX_STREAMS_PER_CONNECTION} streams at once. Flow control bounds what a peer can queue: a stream's reads
- * pause while its replies wait (backpressure), so its window stops the peer.
+ * pause while its replies wait (backpressure), so its window stops the peer. With {@code quicRetry} a connection is
+ * made only after a Retry round trip ({@link RetryTokens}).
  */
 final class QuicListener {
     static final int MAX_STREAMS_PER_CONNECTION = 16;
@@ -93,9 +94,9 @@ final class QuicListener {
                         .initialMaxStreamDataBidirectionalLocal(QuicConnector.STREAM_WINDOW)
                         .initialMaxStreamsBidirectional(MAX_STREAMS_PER_CONNECTION)
                         .initialMaxStreamsUnidirectional(0)
-                        // No Retry round trip: RFC 9000's limit of three times what a client sent still bounds
-                        // what an unvalidated address can be sent.
-                        .tokenHandler(NO_RETRY)
+                        // Without Retry, RFC 9000's limit of three times what a client sent still bounds what an
+                        // unvalidated address can be sent; with it, no connection exists before the address is shown.
+                        .tokenHandler(config.quicRetry() ? new RetryTokens(System::nanoTime) : NO_RETRY)
                         .handler(admission)
                         .streamOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                         // A stream's replies pause its reading at the config's watermarks, as a TCP connection's do.

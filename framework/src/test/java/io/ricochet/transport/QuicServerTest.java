@@ -25,6 +25,10 @@ import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.QuicResumption;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +43,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /** The QUIC echo contract: each bidirectional stream framed as a TCP connection, inside TLS 1.3. */
 @Timeout(60)
@@ -225,6 +231,65 @@ class QuicServerTest {
                     reply.release();
                 }
             }
+        }
+    }
+
+    /** With Retry the handshake takes a round trip more, and the connection then serves as without it. */
+    @Test
+    void aFrameClientConnectsThroughRetry() throws Exception {
+        QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
+        try (RicochetServer server = start(config().quicRetry(true));
+                FrameClient frames = FrameClient.builder().quic(client).build()) {
+            FrameClient.FrameExchange exchange = frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS);
+            ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
+            try {
+                assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
+            } finally {
+                reply.release();
+            }
+            assertEquals(1, server.activeQuicConnections());
+        }
+    }
+
+    /**
+     * A client's first Initial sent again from another address, as a spoofer would: without Retry the server makes a
+     * connection for it (a place under the cap) and answers with its handshake; with Retry it answers with a Retry
+     * packet and makes none.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anInitialFromAnAddressThatDoesNotAnswerGetsAConnectionOnlyWithoutRetry(boolean retry) throws Exception {
+        byte[] initial = capturedInitial();
+        try (RicochetServer server = start(config().quicRetry(retry));
+                DatagramSocket spoofer = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            spoofer.setSoTimeout((int) WAIT.toMillis());
+            spoofer.send(new DatagramPacket(initial, initial.length, server.quicAddress()));
+            DatagramPacket answer = new DatagramPacket(new byte[2048], 2048);
+            spoofer.receive(answer);
+            // A long header's packet type: 0 Initial, 3 Retry (RFC 9000, 17.2).
+            int type = (answer.getData()[0] & 0x30) >> 4;
+            if (retry) {
+                assertEquals(3, type, "a Retry");
+                assertEquals(0, server.activeQuicConnections());
+            } else {
+                assertEquals(0, type, "the server's Initial");
+                await().atMost(WAIT).until(() -> server.activeQuicConnections() == 1);
+            }
+        }
+    }
+
+    /** The first datagram a client sends: its Initial, caught by a socket that never answers. */
+    private static byte[] capturedInitial() throws Exception {
+        QuicSslContext client = ClientTlsConfig.builder().insecure().build().buildQuic(Protocol.QUIC_ALPN);
+        try (DatagramSocket sink = new DatagramSocket(0, InetAddress.getLoopbackAddress());
+                FrameClient frames = FrameClient.builder().quic(client).connectTimeout(Duration.ofSeconds(1)).build()) {
+            sink.setSoTimeout((int) WAIT.toMillis());
+            CompletableFuture<FrameClient.FrameExchange> never = frames.connect(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort()));
+            DatagramPacket first = new DatagramPacket(new byte[2048], 2048);
+            sink.receive(first);
+            never.cancel(false);
+            return Arrays.copyOf(first.getData(), first.getLength());
         }
     }
 
