@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 
 /**
  * A blocking RPC peer that writes and reads envelopes as they are on the wire (4-byte length, then the
@@ -38,9 +39,16 @@ final class RawRpcPeer implements AutoCloseable {
     }
 
     synchronized void send(Envelope envelope) throws IOException {
-        byte[] bytes = envelope.toByteArray();
-        out.writeInt(bytes.length);
-        out.write(bytes);
+        sendAll(List.of(envelope));
+    }
+
+    /** All of {@code envelopes} in one write, so the server reads them together. */
+    synchronized void sendAll(List<Envelope> envelopes) throws IOException {
+        for (Envelope envelope : envelopes) {
+            byte[] bytes = envelope.toByteArray();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
         out.flush();
     }
 

@@ -121,9 +121,13 @@ class RpcHostilePeerTest {
             RpcClient owner = f.client();
             ByteString mib = ByteString.copyFrom(new byte[1 << 20]);
             await(owner.serve("fat", RpcHandler.sync(p -> mib)));
+            // In one write: sent one by one, a slow server could read some, write their answers, find the caller
+            // unwritable and, as backpressure does, stop reading it, so the rest were never read (a CI flake).
+            List<Envelope> requests = new ArrayList<>();
             for (int i = 0; i < 64; i++) {
-                caller.send(request(i + 1, "fat", bytes("x"), 30_000_000));
+                requests.add(request(i + 1, "fat", bytes("x"), 30_000_000));
             }
+            caller.sendAll(requests);
             Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
                 long queued = f.server.pendingOutboundBytes();
                 assertTrue(queued <= 3L << 20, queued + " bytes of answers queued for a caller that does not read");
