@@ -61,6 +61,7 @@ final class QuicConnector implements AutoCloseable {
     private final int connectTimeoutMillis;
     private final int socketBuffer;
     private final ConcurrentMap<SocketKey, ChannelFuture> sockets = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** One shared socket per event loop and source address (null for any). */
     private record SocketKey(EventLoop loop, InetAddress local) {
@@ -97,8 +98,7 @@ final class QuicConnector implements AutoCloseable {
      * through its stream, not through the future's channel, which is every connection's socket on that loop.
      */
     ChannelFuture connect(EventLoop loop, InetSocketAddress remote, InetSocketAddress local, ChannelHandler stream) {
-        SocketKey key = new SocketKey(loop, local == null ? null : local.getAddress());
-        ChannelFuture bound = sockets.computeIfAbsent(key, this::bind);
+        ChannelFuture bound = socket(new SocketKey(loop, local == null ? null : local.getAddress()));
         Channel datagram = bound.channel();
         ChannelPromise ready = datagram.newPromise();
         bound.addListener(b -> {
@@ -123,6 +123,35 @@ final class QuicConnector implements AutoCloseable {
                     });
         });
         return ready;
+    }
+
+    /** The shared socket for {@code key}, bound on first use; after {@link #close()}, one closed at once. */
+    private ChannelFuture socket(SocketKey key) {
+        ChannelFuture bound = sockets.get(key);
+        if (bound != null) {
+            return bound;
+        }
+        // Not computeIfAbsent: a bind on the event loop may complete, and run its listeners, before it returns.
+        synchronized (sockets) {
+            bound = sockets.get(key);
+            if (bound != null) {
+                return bound;
+            }
+            bound = bind(key);
+            sockets.put(key, bound);
+        }
+        ChannelFuture socket = bound;
+        // A socket that failed or closed is made again by the next connect.
+        socket.addListener(b -> {
+            if (!b.isSuccess()) {
+                sockets.remove(key, socket);
+            }
+        });
+        socket.channel().closeFuture().addListener(c -> sockets.remove(key, socket));
+        if (closed) {
+            socket.channel().close();
+        }
+        return socket;
     }
 
     private ChannelFuture bind(SocketKey key) {
@@ -150,19 +179,12 @@ final class QuicConnector implements AutoCloseable {
                         ch.pipeline().addLast(codec, closer);
                     }
                 });
-        ChannelFuture bound = bootstrap.bind(new InetSocketAddress(key.local(), 0));
-        // A socket that failed or closed is made again by the next connect.
-        bound.addListener(b -> {
-            if (!b.isSuccess()) {
-                sockets.remove(key, bound);
-            }
-        });
-        bound.channel().closeFuture().addListener(c -> sockets.remove(key, bound));
-        return bound;
+        return bootstrap.bind(new InetSocketAddress(key.local(), 0));
     }
 
     /** Closes every connection ({@code CONNECTION_CLOSE}) and then the sockets; waits up to {@code waitMillis}. */
     void close(long waitMillis) {
+        closed = true;
         List<ChannelFuture> closing = new ArrayList<>();
         for (ChannelFuture bound : List.copyOf(sockets.values())) {
             closing.add(bound.channel().close());
@@ -191,6 +213,13 @@ final class QuicConnector implements AutoCloseable {
             this.ready = ready;
         }
 
+        /** From its start, so that closing the socket mid-handshake tells the server too. */
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            QuicChannel connection = (QuicChannel) ctx.channel();
+            connection.parent().attr(ClosesConnectionsFirst.KEY).get().add(connection);
+        }
+
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof SslEarlyDataReadyEvent) {
@@ -208,7 +237,6 @@ final class QuicConnector implements AutoCloseable {
                 return;
             }
             opened = true;
-            connection.parent().attr(ClosesConnectionsFirst.KEY).get().add(connection);
             connection.createStream(QuicStreamType.BIDIRECTIONAL, stream).addListener(s -> {
                 if (!s.isSuccess()) {
                     ready.tryFailure(s.cause());

@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
@@ -29,13 +30,16 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -108,13 +112,7 @@ class QuicServerTest {
         QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
         try (RicochetServer server = start(config())) {
             try (FrameClient frames = FrameClient.builder().quic(client).build()) {
-                FrameClient.FrameExchange exchange = frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS);
-                ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
-                try {
-                    assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
-                } finally {
-                    reply.release();
-                }
+                assertEchoes(frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS), 1, 2, 3);
                 assertEquals(1, frames.openConnections());
             }
             // Well inside the 30 s idle timeout: the client's close told the server (CONNECTION_CLOSE).
@@ -153,7 +151,8 @@ class QuicServerTest {
         assertEquals(resumedOnly(false), arrivals.servedEarly());
     }
 
-    private static final int IN_TURN = 8;
+    /** Enough that some resumed connection is served early even when most are not (see the first test). */
+    private static final int IN_TURN = 16;
 
     /** The first connection false (a full handshake), each later one {@code resumed}. */
     private static List<Boolean> resumedOnly(boolean resumed) {
@@ -213,23 +212,25 @@ class QuicServerTest {
     @Test
     void connectionsSharingASocketCloseOneByOne() throws Exception {
         QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
-        try (RicochetServer server = start(config());
+        Set<SocketAddress> sources = ConcurrentHashMap.newKeySet();
+        try (RicochetServer server = RicochetServer.builder()
+                .config(config().tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).quicPort(0).build())
+                .handler(new ReverseEcho()).quic(tls).meterRegistry(registry)
+                .pipeline(stream -> sources.add(((QuicChannel) stream.parent()).remoteSocketAddress())).build()
+                .startAndAwait();
                 FrameClient frames = FrameClient.builder().quic(client).transport(TransportKind.AUTO, 1).build()) {
             List<FrameClient.FrameExchange> exchanges = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 exchanges.add(frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS));
+                exchanges.get(i).request(Unpooled.wrappedBuffer(new byte[] {1})).get(10, TimeUnit.SECONDS).release();
             }
             await().atMost(WAIT).until(() -> server.activeQuicConnections() == 3);
+            assertEquals(1, sources.size(), "one source address and port for all three: " + sources);
             exchanges.get(0).close();
             await().atMost(WAIT).until(() -> server.activeQuicConnections() == 2);
             assertEquals(2, frames.openConnections());
             for (FrameClient.FrameExchange open : exchanges.subList(1, 3)) {
-                ByteBuf reply = open.request(Unpooled.wrappedBuffer(new byte[] {7, 8})).get(10, TimeUnit.SECONDS);
-                try {
-                    assertArrayEquals(new byte[] {8, 7}, ByteBufUtil.getBytes(reply));
-                } finally {
-                    reply.release();
-                }
+                assertEchoes(open, 7, 8);
             }
         }
     }
@@ -240,13 +241,7 @@ class QuicServerTest {
         QuicSslContext client = ClientTlsConfig.builder().trustedCa(caFile).build().buildQuic(Protocol.QUIC_ALPN);
         try (RicochetServer server = start(config().quicRetry(true));
                 FrameClient frames = FrameClient.builder().quic(client).build()) {
-            FrameClient.FrameExchange exchange = frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS);
-            ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
-            try {
-                assertArrayEquals(new byte[] {3, 2, 1}, ByteBufUtil.getBytes(reply));
-            } finally {
-                reply.release();
-            }
+            assertEchoes(frames.connect(server.quicAddress()).get(10, TimeUnit.SECONDS), 1, 2, 3);
             assertEquals(1, server.activeQuicConnections());
         }
     }
@@ -275,6 +270,20 @@ class QuicServerTest {
                 assertEquals(0, type, "the server's Initial");
                 await().atMost(WAIT).until(() -> server.activeQuicConnections() == 1);
             }
+        }
+    }
+
+    /** One request on {@code exchange}, answered with its body reversed. */
+    private static void assertEchoes(FrameClient.FrameExchange exchange, int... body) throws Exception {
+        byte[] sent = new byte[body.length];
+        for (int i = 0; i < body.length; i++) {
+            sent[i] = (byte) body[i];
+        }
+        ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(sent)).get(10, TimeUnit.SECONDS);
+        try {
+            assertArrayEquals(Frames.reversed(sent), ByteBufUtil.getBytes(reply));
+        } finally {
+            reply.release();
         }
     }
 

@@ -120,8 +120,11 @@ public final class EchoLoad extends FrameLoad {
             future = local == null ? bootstrap.connect(target) : bootstrap.connect(target, local);
         }
         Channel ch = future.channel();
-        channels.add(ch);
-        ch.closeFuture().addListener(f -> channels.remove(ch));
+        // Over QUIC the future's channel is the loop's socket, which every connection shares and the client closes.
+        if (spec.protocol() != Protocol.QUIC) {
+            channels.add(ch);
+            ch.closeFuture().addListener(f -> channels.remove(ch));
+        }
         future.addListener(f -> {
             if (f.isSuccess()) {
                 connected(begin);
