@@ -192,7 +192,7 @@ class ControllerCommand implements Callable<Integer> {
         try (StandAlone alone = StandAlone.open(spec.commandLine(), common, err);
                 RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
             String target = rpc ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
-                    : resolved.tcp().toString();
+                    : resolved.address(sub.matchedOptionValue("--transport", Protocol.TCP)).toString();
             List<URI> scrape = scrapeUrls(resolved.scrape(), err);
             List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
             if (resolved.embeddedCa() != null) {
@@ -354,13 +354,8 @@ class ControllerCommand implements Callable<Integer> {
         double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
                 : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
         try {
-            Protocol protocol = sub.matchedOptionValue("--transport", Protocol.TCP);
-            if (protocol == Protocol.QUIC) {
-                throw new ParameterException(cli, "invalid option value: --transport quic in a controller run (expected: "
-                        + "tcp or udp; run QUIC loads alone for now)");
-            }
             return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
-                    protocol, err);
+                    sub.matchedOptionValue("--transport", Protocol.TCP), err);
         } catch (InvalidValueException e) {
             // The scenario's own checks run in the workers; what sizes the embedded server is checked here.
             throw new ParameterException(cli, FlagNames.usage(sub.commandSpec(), e).getMessage());

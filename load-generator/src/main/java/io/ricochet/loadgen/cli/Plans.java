@@ -24,8 +24,8 @@ final class Plans {
      */
     static CapacityPlan plan(ScenarioCommand scenario, double[] weights, boolean distributed, boolean kubernetes,
             long podMemory, long nodeMemory) {
-        return CapacityPlan.of(demand(scenario, weights, distributed, kubernetes, podMemory),
-                Limits.ofThisMachine(nodeMemory), ConnectionCosts.MEASURED);
+        Demand demand = demand(scenario, weights, distributed, kubernetes, podMemory);
+        return CapacityPlan.of(demand, Limits.ofThisMachine(nodeMemory), ConnectionCosts.of(demand));
     }
 
     /**

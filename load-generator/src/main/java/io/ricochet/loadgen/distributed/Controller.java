@@ -455,6 +455,9 @@ public final class Controller implements AutoCloseable {
         long okBytes = 0;
         long connectFailures = 0;
         long handshakeFailures = 0;
+        long early = 0;
+        long quicConnections = 0;
+        boolean earlyCounted = false;
         int connections = 0;
         double duration = 0;
         WorkerSummary first = null;
@@ -471,6 +474,9 @@ public final class Controller implements AutoCloseable {
             if (w.summary != null) {
                 first = first == null ? w.summary : first;
                 connections += w.summary.getConnections();
+                earlyCounted |= w.summary.getEarlyDataCounted();
+                early += w.summary.getEarlyData();
+                quicConnections += w.summary.getQuicConnections();
                 duration = Math.max(duration, w.summary.getDurationS());
                 if (firstError == null && !w.summary.getFirstError().isEmpty()) {
                     firstError = "worker " + w.index + ": " + clipError(w.summary.getFirstError());
@@ -497,7 +503,7 @@ public final class Controller implements AutoCloseable {
                 open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
                 tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null,
                 first == null || first.getTlsSession().isEmpty() ? null : first.getTlsSession(),
-                server.summary(base),
+                earlyCounted ? new Summary.EarlyData(early, quicConnections) : null, server.summary(base),
                 firstError);
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {

@@ -19,10 +19,15 @@ final class WorkerSummaries {
     /** The typed form of a run's summary: a {@link Summary} or an {@link RpcSummary}. */
     static WorkerSummary of(Object summary) {
         if (summary instanceof Summary s) {
-            return WorkerSummary.newBuilder().setTransport(s.transport()).setIo(s.io()).setConnections(s.connections())
-                    .setDurationS(s.durationS()).setLatencyKind(s.latencyKind())
+            WorkerSummary.Builder typed = WorkerSummary.newBuilder().setTransport(s.transport()).setIo(s.io())
+                    .setConnections(s.connections()).setDurationS(s.durationS()).setLatencyKind(s.latencyKind())
                     .setHandshakes(s.handshakeTimeUs() != null).setTlsSession(orEmpty(s.tlsSession()))
-                    .setFirstError(orEmpty(s.firstError())).build();
+                    .setFirstError(orEmpty(s.firstError()));
+            if (s.earlyData() != null) {
+                typed.setEarlyDataCounted(true).setEarlyData(s.earlyData().early())
+                        .setQuicConnections(s.earlyData().connections());
+            }
+            return typed.build();
         }
         if (summary instanceof RpcSummary r) {
             return WorkerSummary.newBuilder().setTransport("rpc").setIo(r.io()).setConnections(r.concurrency())
@@ -45,6 +50,9 @@ final class WorkerSummaries {
                 .setLatencyKind(json.path("latency_kind").asText("closed_loop"))
                 .setHandshakes(json.has("handshake_time_us"))
                 .setTlsSession(json.hasNonNull("tls_session") ? json.get("tls_session").asText() : "")
+                .setEarlyDataCounted(json.has("early_data"))
+                .setEarlyData(json.path("early_data").path("early").asLong())
+                .setQuicConnections(json.path("early_data").path("connections").asLong())
                 .setFirstError(json.hasNonNull("first_error") ? json.get("first_error").asText() : "").build();
     }
 
@@ -62,6 +70,10 @@ final class WorkerSummaries {
         if (s.getTransport().length() > MAX_LABEL_CHARS || s.getIo().length() > MAX_LABEL_CHARS) {
             return "transport or io: " + clip(s.getTransport()) + ", " + clip(s.getIo()) + " (expected: at most "
                     + MAX_LABEL_CHARS + " characters)";
+        }
+        if (s.getEarlyData() < 0 || s.getQuicConnections() < 0 || s.getEarlyData() > s.getQuicConnections()) {
+            return "early_data: " + s.getEarlyData() + " of " + s.getQuicConnections() + " (expected: 0 <= early <= "
+                    + "connections)";
         }
         if (s.getTlsSession().length() > MAX_SESSION_CHARS) {
             return "tls_session: " + s.getTlsSession().length() + " characters (expected: at most " + MAX_SESSION_CHARS + ")";

@@ -12,4 +12,16 @@ public record ConnectionCosts(long clientBytes, long serverBytes, long kernelByt
      * growth for the kernel (8,382 B), and an idle worker's and server's RSS (91 and 85 MiB).
      */
     public static final ConnectionCosts MEASURED = new ConnectionCosts(4_000, 3_000, 8_400, 91L << 20, 85L << 20);
+
+    /**
+     * A QUIC connection, measured with {@code massive --transport quic} (docs/performance.md, "QUIC connections held
+     * past the open-file limit"): RSS growth per held connection, generator 40 KB and server 42 KB at 10,000 (quiche's
+     * state and TLS), and nothing in the kernel, since connections share their sockets.
+     */
+    public static final ConnectionCosts QUIC = new ConnectionCosts(40_000, 42_000, 0, 91L << 20, 85L << 20);
+
+    /** The costs of a connection of {@code demand}'s kind. */
+    public static ConnectionCosts of(Demand demand) {
+        return demand.clientSharesSockets() ? QUIC : MEASURED;
+    }
 }

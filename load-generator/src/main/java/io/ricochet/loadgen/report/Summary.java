@@ -7,7 +7,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * {@code latencyKind} is {@code corrected} (open loop, from the intended send time; the service time
  * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}. {@code handshakeTimeUs}
  * (TLS handshakes, from the TCP connect to the handshake's end) and {@code handshakeFailures} are
- * present only over TLS.
+ * present only over TLS. {@code earlyData}, over QUIC only ({@code crr}), says how many transactions sent their request
+ * before the handshake completed (0-RTT), warmup included.
  */
 public record Summary(
         String command,
@@ -31,6 +32,11 @@ public record Summary(
         @JsonInclude(JsonInclude.Include.NON_NULL) LatencySummary handshakeTimeUs,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long handshakeFailures,
         @JsonInclude(JsonInclude.Include.NON_NULL) String tlsSession,
+        @JsonInclude(JsonInclude.Include.NON_NULL) EarlyData earlyData,
         ServerSummary server,
         String firstError) {
+
+    /** Of {@code connections} QUIC connections opened, warmup included, {@code early} sent their first data as 0-RTT. */
+    public record EarlyData(long early, long connections) {
+    }
 }

@@ -40,6 +40,10 @@ public final class SummaryTable {
                 out.println("tls: " + s.tlsSession());
             }
         }
+        if (s.earlyData() != null) {
+            out.printf(Locale.ROOT, "0-RTT: %d of %d connections sent their request as early data (warmup included)%n",
+                    s.earlyData().early(), s.earlyData().connections());
+        }
         ServerLines.print(s.server(), out);
         if (s.server() != null && !Double.isNaN(s.server().framesSent())) {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f%s, client ok %d%s%n",

@@ -6,10 +6,13 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.transport.Protocol;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * netperf TCP_CRR: each of {@code connections} workers loops connect, one request, verified reply,
@@ -18,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CrrLoad extends FrameLoad {
     private final AtomicInteger active = new AtomicInteger();
+    private final LongAdder opened = new LongAdder();
+    private final LongAdder sentEarly = new LongAdder();
     private volatile boolean sending = true;
     private final boolean resume;
 
@@ -92,6 +97,13 @@ public final class CrrLoad extends FrameLoad {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            // A QUIC stream opened while its connection is still handshaking carries its request as 0-RTT data.
+            if (ctx.channel().parent() != null) {
+                opened.increment();
+                if (!ctx.channel().parent().isActive()) {
+                    sentEarly.increment();
+                }
+            }
             int width = spec.lengthField().width();
             long base = payload.base(worker.id, seq);
             int size = payload.size(base);
@@ -168,6 +180,11 @@ public final class CrrLoad extends FrameLoad {
                 loops.get(worker.loop).schedule(worker::next, 10, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    @Override
+    public Summary.EarlyData earlyData() {
+        return spec.protocol() == Protocol.QUIC ? new Summary.EarlyData(sentEarly.sum(), opened.sum()) : null;
     }
 
     @Override

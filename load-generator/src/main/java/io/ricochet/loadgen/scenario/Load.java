@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.scenario;
 
 import io.ricochet.loadgen.report.ProgressLine;
+import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.stats.RunStats;
 import java.time.Duration;
 import java.util.Map;
@@ -44,6 +45,11 @@ public interface Load extends AutoCloseable {
     /** TLS handshakes that failed since the start. */
     default long handshakeFailures() {
         return 0;
+    }
+
+    /** Over QUIC, how many connections sent their first data as 0-RTT early data; null where that does not apply. */
+    default Summary.EarlyData earlyData() {
+        return null;
     }
 
     /**

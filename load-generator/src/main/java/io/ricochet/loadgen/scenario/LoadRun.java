@@ -51,7 +51,8 @@ public final class LoadRun {
                 spec.openLoop() ? LatencySummary.of(latencies.service()) : null, LatencySummary.of(latencies.connect()),
                 spec.handshakes() ? LatencySummary.of(latencies.handshake()) : null,
                 spec.handshakes() ? measured.handshakeFailures() : null,
-                negotiated == null ? null : negotiated + " (" + spec.tls().provider() + " client)", measured.server(),
+                negotiated == null ? null : negotiated + " (" + spec.tls().provider() + " client)", load.earlyData(),
+                measured.server(),
                 failure == null ? null : failure.toString());
     }
 

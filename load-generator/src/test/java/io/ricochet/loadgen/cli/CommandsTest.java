@@ -96,6 +96,15 @@ class CommandsTest {
         assertTrue(s.get("ok").asLong() > 0, s.toString());
         assertEquals(s.get("ok").asLong(), s.get("connect_time_us").get("count").asLong(),
                 "one connection per verified transaction: " + s);
+        // Only --early-data opens streams before their handshake ends: every transaction after the first, which has
+        // no ticket yet, at the default concurrency of 1.
+        JsonNode early = s.get("early_data");
+        assertTrue(early.get("connections").asLong() >= s.get("ok").asLong(), s.toString());
+        if (handshake.equals("--early-data")) {
+            assertTrue(early.get("early").asLong() > 0, s.toString());
+        } else {
+            assertEquals(0, early.get("early").asLong(), s.toString());
+        }
     }
 
     @Test

@@ -41,7 +41,6 @@ class UsageMessagesTest {
         "echo --transport quic --tls|--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting --tls-ca or --insecure)",
         "crr --transport udp|transport: udp (crr connects: tcp or quic)",
         "crr --early-data|--early-data without --transport quic",
-        "controller --workers 2 echo --transport quic|--transport quic in a controller run (expected: tcp or udp; run QUIC loads alone for now)",
         "udp-stream --search --precision 0.9|--precision 0.9 (expected: 0.001..0.5)",
         "sweep --max-size 0|--max-size 0 (expected: 1..1073741824)",
         "sweep --requests-per-step 0|--requests-per-step 0 (expected: > 0)",

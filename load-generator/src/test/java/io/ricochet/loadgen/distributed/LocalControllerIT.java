@@ -34,6 +34,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The controller with local worker JVMs, against the embedded echo server. */
 @Timeout(180)
@@ -98,6 +100,27 @@ class LocalControllerIT {
         for (int i = 0; i < 2; i++) {
             JsonNode own = JSON.readTree(report.resolve("workers/" + i + "/summary.json").toFile());
             assertEquals(3, own.get("handshake_time_us").get("count").asLong(), own.toString());
+        }
+    }
+
+    /**
+     * The workers load the embedded server's port of the scenario's transport: over QUIC trusting its throwaway CA as
+     * they are told, over UDP its UDP port (they were once sent to its TCP port, where nothing answers datagrams).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"quic", "udp"})
+    void workersLoadTheEmbeddedServersPortOfTheirTransport(String transport) {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "echo", "--transport", transport,
+                "--connections", "6", "--pipeline", "4", "--duration", "2s", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        assertTrue(merged.get("ok").asLong() > 0, merged.toString());
+        assertEquals(0, merged.get("bad").asLong(), merged.toString());
+        // A datagram may be lost on either side, so over UDP the client verifies no more than the server answered.
+        assertTrue(merged.get("ok").asLong() <= merged.get("server").get("frames_sent").asLong(), merged.toString());
+        if (transport.equals("quic")) {
+            assertEquals(0, merged.get("errors").asLong(), merged.toString());
+            assertEquals((double) merged.get("ok").asLong(), merged.get("server").get("frames_sent").asDouble());
         }
     }
 

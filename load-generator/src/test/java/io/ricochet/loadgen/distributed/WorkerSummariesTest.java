@@ -20,11 +20,24 @@ class WorkerSummariesTest {
     @Test
     void aSummaryAndItsJsonGiveTheSameTypedForm() throws Exception {
         Summary echo = new Summary("echo", "127.0.0.1:7000", "tcp", "epoll", 10, 4, 9, 1, 0, 0, 0, 1.5, 6.7, 100.0,
-                LATENCY, "corrected", LATENCY, LATENCY, LATENCY, 0L, "TLSv1.3 (openssl client)", null, "oops");
+                LATENCY, "corrected", LATENCY, LATENCY, LATENCY, 0L, "TLSv1.3 (openssl client)", null, null, "oops");
         WorkerSummary typed = WorkerSummaries.of(echo);
         assertEquals(typed, WorkerSummaries.fromJson(ReportWriter.JSON.readTree(ReportWriter.JSON.writeValueAsString(echo))));
         assertEquals(4, typed.getConnections());
         assertTrue(typed.getHandshakes());
+        assertNull(WorkerSummaries.problem(typed));
+    }
+
+    /** A QUIC crr worker's 0-RTT counts reach the controller, from the summary or its JSON alike. */
+    @Test
+    void earlyDataCountsAreCarried() throws Exception {
+        Summary crr = new Summary("crr", "127.0.0.1:7443", "quic", "epoll", 10, 1, 10, 0, 0, 0, 0, 1.0, 10.0, 640.0,
+                LATENCY, "closed_loop", null, LATENCY, null, null, null, new Summary.EarlyData(9, 11), null, null);
+        WorkerSummary typed = WorkerSummaries.of(crr);
+        assertEquals(typed, WorkerSummaries.fromJson(ReportWriter.JSON.readTree(ReportWriter.JSON.writeValueAsString(crr))));
+        assertTrue(typed.getEarlyDataCounted());
+        assertEquals(9, typed.getEarlyData());
+        assertEquals(11, typed.getQuicConnections());
         assertNull(WorkerSummaries.problem(typed));
     }
 
@@ -53,5 +66,7 @@ class WorkerSummariesTest {
         assertTrue(WorkerSummaries.problem(ok.toBuilder().setIo("x".repeat(33)).build()).startsWith("transport or io: "));
         assertTrue(WorkerSummaries.problem(ok.toBuilder().setTlsSession("x".repeat(201)).build())
                 .startsWith("tls_session: 201 characters"));
+        assertEquals("early_data: 3 of 2 (expected: 0 <= early <= connections)",
+                WorkerSummaries.problem(ok.toBuilder().setEarlyData(3).setQuicConnections(2).build()));
     }
 }

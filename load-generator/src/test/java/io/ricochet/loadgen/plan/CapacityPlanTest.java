@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.transport.Protocol;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,9 +61,19 @@ class CapacityPlanTest {
     void quicConnectionsTakeNoDescriptorOrPortEach() {
         Demand quic = new Demand(50_000, 1, 50_000, 0, true, Protocol.QUIC, 0, 0, Duration.ZERO, Duration.ofSeconds(10),
                 false, false, 0);
-        CapacityPlan plan = CapacityPlan.of(quic, HERE, COSTS);
+        CapacityPlan plan = CapacityPlan.of(quic, HERE, ConnectionCosts.of(quic));
         assertNull(plan.refusal());
         assertEquals(1, quic.descriptorsPerProcess(), "the embedded server's one QUIC socket");
+    }
+
+    /** What stops QUIC is memory: a QUIC connection's state is tens of kilobytes on each end. */
+    @Test
+    void quicConnectionsAreBoundByMemory() {
+        Demand quic = new Demand(500_000, 1, 500_000, 0, true, Protocol.QUIC, 0, 0, Duration.ZERO, Duration.ofSeconds(10),
+                false, false, 0);
+        assertEquals(ConnectionCosts.QUIC, ConnectionCosts.of(quic));
+        assertTrue(CapacityPlan.of(quic, HERE, ConnectionCosts.of(quic)).refusal().startsWith("memory: "),
+                CapacityPlan.of(quic, HERE, ConnectionCosts.of(quic)).refusal());
     }
 
     @Test
