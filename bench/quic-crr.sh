@@ -3,7 +3,9 @@
 # QUIC port with the same certificate; the load generator's crr (connect, one verified request, close, per
 # transaction) over each, with a full handshake per transaction, with resumed sessions, and, over QUIC, with each
 # request sent as 0-RTT early data. Rounds interleaved. Prints each contender's median (range) transactions/s, the
-# ratios taken round by round, and each run's p50 and p99 (connect to verified reply).
+# ratios taken round by round, and each run's p50 and p99 (connect to verified reply) and, over QUIC, how many
+# connections sent their request as 0-RTT early data (the generator keeps one session ticket per target, so
+# transactions in progress at once take turns with it: the others make full handshakes).
 #
 # usage: bench/quic-crr.sh [ROUNDS] [SECONDS] [CONCURRENCY]
 # Needs the built jars (mvn -B -ntp -DskipTests package) and openssl. Writes target/bench/quic-crr/.
@@ -16,21 +18,13 @@ OUT=target/bench/quic-crr
 rm -rf "$OUT"; mkdir -p "$OUT"
 LG="java -jar load-generator/target/load-generator.jar"
 
-# A self-signed certificate for localhost and 127.0.0.1 (P-256, as FPNN's ECC), its key in PKCS#8 as the server reads it.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
-  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" -keyout "$OUT/key.pem" -out "$OUT/cert.pem" 2> /dev/null
-
-java -jar echo-server/target/echo-server.jar --tcp-port -1 --udp-port 0 --rpc-port -1 --metrics-port -1 \
-  --io-threads 1 --tls-port 0 --quic-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" \
-  > "$OUT/server.out" 2> "$OUT/server.err" &
-SERVER=$!
+SERVER=
 trap 'kill $SERVER 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q "listening quic" "$OUT/server.out" 2>/dev/null && break; sleep 0.1; done
-TLS=$(sed -n 's/^listening tls \(.*\)$/\1/p' "$OUT/server.out")
-QUIC=$(sed -n 's/^listening quic \(.*\)$/\1/p' "$OUT/server.out")
+. bench/quic-echo-server.sh
+start_quic_echo_server "$OUT" --tls-port 0
 echo "echo-server pid $SERVER: tls $TLS, quic $QUIC" >&2
 
-run() { # CONTENDER -> tps p50_us p99_us bad+errors
+run() { # CONTENDER -> tps p50_us p99_us bad+errors early/quic-connections
   local flags
   case $1 in
     tls-full) flags=(--tls --target "$TLS") ;;
@@ -41,7 +35,7 @@ run() { # CONTENDER -> tps p50_us p99_us bad+errors
   esac
   $LG crr "${flags[@]}" --insecure --io-threads 1 --concurrency "$CONC" --size 64 --warmup 1s \
     --duration "${SECS}s" --json 2> "$OUT/last.err" \
-    | python3 -c 'import json,sys; s=json.load(sys.stdin); l=s["latency_us"]; print(round(s["qps"]), l["p50"], l["p99"], s["bad"] + s["errors"])'
+    | python3 -c 'import json,sys; s=json.load(sys.stdin); l=s["latency_us"]; e=s.get("early_data"); print(round(s["qps"]), l["p50"], l["p99"], s["bad"] + s["errors"], "%d/%d" % (e["early"], e["connections"]) if e else "-")'
 }
 CONTENDERS=(tls-full quic-full tls-resumed quic-resumed quic-0rtt)
 # Warm every path's JIT before measuring.
@@ -49,9 +43,9 @@ for c in "${CONTENDERS[@]}"; do run "$c" > /dev/null; done
 RUNS="$OUT/runs.txt"
 for r in $(seq "$ROUNDS"); do
   for c in "${CONTENDERS[@]}"; do
-    read -r TPS P50 P99 BAD <<< "$(run "$c")"
+    read -r TPS P50 P99 BAD EARLY <<< "$(run "$c")"
     echo "$r crr-c${CONC}x64 $c $TPS" | tee -a "$RUNS"
-    echo "# round $r $c p50 ${P50}us p99 ${P99}us bad+errors $BAD" >> "$RUNS"
+    echo "# round $r $c p50 ${P50}us p99 ${P99}us bad+errors $BAD 0-RTT $EARLY" >> "$RUNS"
   done
 done
 {

@@ -13,16 +13,12 @@ SECS=${2:-5}
 OUT=target/bench/quic-loss
 rm -rf "$OUT"; mkdir -p "$OUT"
 LG="java -jar load-generator/target/load-generator.jar"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
-  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" -keyout "$OUT/key.pem" -out "$OUT/cert.pem" 2> /dev/null
-java -jar echo-server/target/echo-server.jar --tcp-port -1 --udp-port 0 --rpc-port -1 --metrics-port -1 \
-  --io-threads 1 --idle-timeout 10m --quic-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" \
-  > "$OUT/server.out" 2> "$OUT/server.err" &
-SERVER=$!
+SERVER=
 RELAY=
 trap 'kill $SERVER $RELAY 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q "listening quic" "$OUT/server.out" 2>/dev/null && break; sleep 0.1; done
-QUIC_PORT=$(sed -n 's/^listening quic .*:\([0-9]*\)$/\1/p' "$OUT/server.out")
+. bench/quic-echo-server.sh
+start_quic_echo_server "$OUT" --idle-timeout 10m
+QUIC_PORT=${QUIC##*:}
 
 run() { # LOSS ROUND -> "goodput p99_us failures"; the relay's counts appended to $OUT/relay.txt
   java bench/lossy-relay/LossyRelay.java "$QUIC_PORT" "$1" > "$OUT/relay.out" 2>&1 &

@@ -17,18 +17,10 @@ OUT=target/bench/quic-vs-tls
 rm -rf "$OUT"; mkdir -p "$OUT"
 LG="java -jar load-generator/target/load-generator.jar"
 
-# A self-signed certificate for localhost and 127.0.0.1, its key in PKCS#8 as the server reads it.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
-  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" -keyout "$OUT/key.pem" -out "$OUT/cert.pem" 2> /dev/null
-
-java -jar echo-server/target/echo-server.jar --tcp-port -1 --udp-port 0 --rpc-port -1 --metrics-port -1 \
-  --io-threads 1 --idle-timeout 10m --tls-port 0 --quic-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" \
-  > "$OUT/server.out" 2> "$OUT/server.err" &
-SERVER=$!
+SERVER=
 trap 'kill $SERVER 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q "listening quic" "$OUT/server.out" 2>/dev/null && break; sleep 0.1; done
-TLS=$(sed -n 's/^listening tls \(.*\)$/\1/p' "$OUT/server.out")
-QUIC=$(sed -n 's/^listening quic \(.*\)$/\1/p' "$OUT/server.out")
+. bench/quic-echo-server.sh
+start_quic_echo_server "$OUT" --idle-timeout 10m --tls-port 0
 echo "echo-server pid $SERVER: tls $TLS, quic $QUIC" >&2
 
 run() { # quic|tls CONNS DEPTH SIZE -> qps p99_us bad+errors
