@@ -1,6 +1,7 @@
 package io.ricochet.rpc;
 
 import io.ricochet.rpc.proto.Envelope;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -42,13 +43,16 @@ final class RawRpcPeer implements AutoCloseable {
         sendAll(List.of(envelope));
     }
 
-    /** All of {@code envelopes} in one write, so the server reads them together. */
+    /** All of {@code envelopes}, each after its 4-byte length, in one write to the socket. */
     synchronized void sendAll(List<Envelope> envelopes) throws IOException {
+        ByteArrayOutputStream framed = new ByteArrayOutputStream();
+        DataOutputStream frames = new DataOutputStream(framed);
         for (Envelope envelope : envelopes) {
             byte[] bytes = envelope.toByteArray();
-            out.writeInt(bytes.length);
-            out.write(bytes);
+            frames.writeInt(bytes.length);
+            frames.write(bytes);
         }
+        out.write(framed.toByteArray());
         out.flush();
     }
 

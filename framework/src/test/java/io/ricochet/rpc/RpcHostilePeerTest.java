@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -120,9 +121,17 @@ class RpcHostilePeerTest {
                 RawRpcPeer caller = new RawRpcPeer(f.server.address(), 4096)) {
             RpcClient owner = f.client();
             ByteString mib = ByteString.copyFrom(new byte[1 << 20]);
-            await(owner.serve("fat", RpcHandler.sync(p -> mib)));
-            // In one write: sent one by one, a slow server could read some, write their answers, find the caller
-            // unwritable and, as backpressure does, stop reading it, so the rest were never read (a CI flake).
+            // Every answer waits until the owner has all 64 calls. Answered at once, the first answers could make the
+            // caller unwritable while the server had read only some of its requests; backpressure then stopped
+            // reading the caller, which never reads, so the rest were never routed (a CI flake).
+            AtomicInteger calls = new AtomicInteger();
+            CompletableFuture<ByteString> allArrived = new CompletableFuture<>();
+            await(owner.serve("fat", request -> {
+                if (calls.incrementAndGet() == 64) {
+                    allArrived.complete(mib);
+                }
+                return allArrived;
+            }));
             List<Envelope> requests = new ArrayList<>();
             for (int i = 0; i < 64; i++) {
                 requests.add(request(i + 1, "fat", bytes("x"), 30_000_000));

@@ -50,7 +50,7 @@ final class WorkerSummaries {
                 .setLatencyKind(json.path("latency_kind").asText("closed_loop"))
                 .setHandshakes(json.has("handshake_time_us"))
                 .setTlsSession(json.hasNonNull("tls_session") ? json.get("tls_session").asText() : "")
-                .setEarlyDataCounted(json.has("early_data"))
+                .setEarlyDataCounted(json.hasNonNull("early_data"))
                 .setEarlyData(json.path("early_data").path("early").asLong())
                 .setQuicConnections(json.path("early_data").path("connections").asLong())
                 .setFirstError(json.hasNonNull("first_error") ? json.get("first_error").asText() : "").build();
