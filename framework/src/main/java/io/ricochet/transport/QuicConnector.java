@@ -33,11 +33,11 @@ import java.util.concurrent.TimeUnit;
  * {@code stream} builds. Connections on one event loop (and source address) share one datagram socket, told apart by
  * their connection IDs as QUIC intends: a connection costs no file descriptor, its handshake does not pay for a
  * QUIC configuration of its own, and the packets of all of them leave in one batch per flush. When a stream closes,
- * its connection is closed ({@code CONNECTION_CLOSE}); {@link #close()} closes every connection, then the sockets.
+ * its connection is closed ({@code CONNECTION_CLOSE}); {@link #close(long)} closes every connection, then the sockets.
  * With a TLS context that allows early data and a session to resume, the stream opens, and its first writes go, in
  * the first flight (0-RTT).
  */
-final class QuicConnector implements AutoCloseable {
+final class QuicConnector {
     /**
      * Unread bytes a peer may send on one stream, and on all of a connection's streams together: the same on both
      * ends, so neither waits on the other.
@@ -80,7 +80,7 @@ final class QuicConnector implements AutoCloseable {
         this.socketBuffer = socketBuffer;
     }
 
-    /** A datagram socket for QUIC on {@code loop}: several datagrams a read where the transport can (epoll, io_uring). */
+    /** A datagram socket for QUIC on {@code loop}, reading several datagrams a call where it can (epoll, io_uring). */
     static Bootstrap datagramBootstrap(EventLoop loop, IoTransport transport) {
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(transport.datagramChannel());
         ChannelOption<Integer> batched = transport.maxDatagramPayloadOption();
@@ -125,7 +125,7 @@ final class QuicConnector implements AutoCloseable {
         return ready;
     }
 
-    /** The shared socket for {@code key}, bound on first use; after {@link #close()}, one closed at once. */
+    /** The shared socket for {@code key}, bound on first use; after {@link #close(long)}, one closed at once. */
     private ChannelFuture socket(SocketKey key) {
         ChannelFuture bound = sockets.get(key);
         if (bound != null) {
@@ -192,11 +192,6 @@ final class QuicConnector implements AutoCloseable {
         for (ChannelFuture f : closing) {
             f.awaitUninterruptibly(waitMillis);
         }
-    }
-
-    @Override
-    public void close() {
-        close(10_000);
     }
 
     /**

@@ -58,7 +58,7 @@ final class RetryTokens implements QuicTokenHandler {
         return true;
     }
 
-    /** The offset of the original connection ID in {@code token}, or -1 when it is not one of ours for {@code address}. */
+    /** Where the original connection ID starts in {@code token}, or -1 unless it is one of ours for {@code address}. */
     @Override
     public int validateToken(ByteBuf token, InetSocketAddress address) {
         int start = token.readerIndex();
