@@ -2,7 +2,6 @@ package io.ricochet.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
 import io.ricochet.config.LengthField;
@@ -18,11 +17,9 @@ import java.net.InetSocketAddress;
  * The client end of a framed connection: the server's codec and session handler, so a client
  * {@link FrameHandler} sees the same {@link FrameSession} API. Without idle timeout and backpressure,
  * which are the server's policy. Writes made outside a read (calls from the application) are flushed
- * in batches, so many calls in flight cost far fewer syscalls than calls.
+ * in batches by the session handler, so many calls in flight cost far fewer syscalls than calls.
  */
 final class FrameClientInitializer {
-    /** Flush at least every this many writes when many calls are issued back to back. */
-    private static final int FLUSH_BATCH = 64;
     /** A closing client waits this long for the server's end of stream, as a server does by default. */
     static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
     /** A client has no idle timeout to bound its close: a peer that neither reads nor ends its stream is cut off here. */
@@ -46,7 +43,6 @@ final class FrameClientInitializer {
         } else if (noise != null) {
             p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
         }
-        p.addLast(new FlushConsolidationHandler(FLUSH_BATCH, true));
         FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         // Without the decoder: a client sends requests of its own, never a received frame back, so tracking the

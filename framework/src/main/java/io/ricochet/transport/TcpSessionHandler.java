@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements FrameSession {
     private static final Logger log = LoggerFactory.getLogger(TcpSessionHandler.class);
+    /** Sends outside a read batch are flushed at least every this many writes when made back to back. */
+    private static final int FLUSH_BATCH = 64;
 
     private final FrameHandler handler;
     private final ConnectionStats stats;
@@ -49,6 +51,10 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private ChannelHandlerContext ctx;
     private boolean flushPending;
     private boolean inReadBatch;
+    /** Writes made outside a read batch and not yet flushed, and whether a task to flush them is queued. */
+    private int writesUnflushed;
+    private boolean flushQueued;
+    private final Runnable queuedFlush = this::queuedFlush;
     private boolean closing;
     /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
     private CloseReason pendingClose;
@@ -161,6 +167,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
         if (flushPending) {
             flushPending = false;
+            writesUnflushed = 0;
             ctx.flush();
         } else {
             stats.publish();
@@ -201,8 +208,37 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             ctx.write(body, promise);
             flushPending = true;
         } else {
-            // Outside a read batch (a timer, another thread) nothing else will flush it.
-            ctx.writeAndFlush(body, promise);
+            ctx.write(body, promise);
+            flushSoon();
+        }
+    }
+
+    /**
+     * A send outside a read batch (a timer, the application's own calls) is flushed by a task queued behind it, so
+     * sends made back to back share one syscall, and at least every {@link #FLUSH_BATCH} writes, so they do not pile
+     * up unsent. Netty's {@code FlushConsolidationHandler} would do the same, but it also defers the flush that ends
+     * each read batch to a task, since that flush comes after the batch has ended at its place in the pipeline.
+     */
+    private void flushSoon() {
+        if (++writesUnflushed >= FLUSH_BATCH) {
+            queuedFlush();
+            return;
+        }
+        if (!flushQueued) {
+            flushQueued = true;
+            try {
+                ctx.executor().execute(queuedFlush);
+            } catch (RejectedExecutionException e) {
+                queuedFlush();
+            }
+        }
+    }
+
+    private void queuedFlush() {
+        flushQueued = false;
+        if (writesUnflushed > 0) {
+            writesUnflushed = 0;
+            ctx.flush();
         }
     }
 
@@ -351,6 +387,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
         closing = true;
         flushPending = false;
+        writesUnflushed = 0;
         decoder.discardInput();
         // Keep reading, to discard: a peer blocked writing to us would never read our replies.
         ctx.channel().config().setAutoRead(true);

@@ -311,6 +311,8 @@ class ReplyFramingTest {
             byte[] body = Frames.body(5, 5);
             ch.writeInbound(Unpooled.wrappedBuffer(Frames.encode(width, body)));
             session.get().send(kept.get());
+            // Sent outside a read batch: flushed by a task queued behind it.
+            ch.runPendingTasks();
             List<byte[]> written = drainTcp(ch);
             assertEquals(2, written.size(), "header, then body");
             assertArrayEquals(Frames.encode(width, body), concat(written));

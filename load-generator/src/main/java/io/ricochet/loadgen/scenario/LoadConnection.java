@@ -197,7 +197,12 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
     final void onReply(ByteBuf body) {
         try {
             long now = System.nanoTime();
-            reply(body, body.readerIndex(), body.readableBytes(), now);
+            long batch = stats.beginReplies(driver.index());
+            try {
+                reply(body, body.readerIndex(), body.readableBytes(), now);
+            } finally {
+                stats.endReplies(driver.index(), batch);
+            }
             fill(now);
         } finally {
             body.release();
@@ -213,10 +218,15 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             ByteBuf frames = run.content();
             long now = System.nanoTime();
             int at = frames.readerIndex();
-            for (int i = run.count(); i > 0; i--) {
-                int length = (int) FrameHeader.getLength(frames, at, width);
-                reply(frames, at + width, length, now);
-                at += width + length;
+            long batch = stats.beginReplies(driver.index());
+            try {
+                for (int i = run.count(); i > 0; i--) {
+                    int length = (int) FrameHeader.getLength(frames, at, width);
+                    reply(frames, at + width, length, now);
+                    at += width + length;
+                }
+            } finally {
+                stats.endReplies(driver.index(), batch);
             }
             fill(now);
         } finally {
@@ -224,7 +234,10 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Verifies and records the reply at {@code buf[index, index + length)}, received at {@code now}. */
+    /**
+     * Verifies and records the reply at {@code buf[index, index + length)}, received at {@code now}; inside a batch of
+     * {@link RunStats#beginReplies}.
+     */
     private void reply(ByteBuf buf, int index, int length, long now) {
         if (inFlight == 0) {
             unexpectedReply(buf, index, length);
@@ -237,7 +250,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter {
             int slot = (int) (seq & mask);
             unpublishedOk++;
             unpublishedOkBytes += size;
-            stats.recordReply(driver.index(), intended[slot], sentAt[slot], now, intervalNanos > 0);
+            stats.recordBatchedReply(driver.index(), intended[slot], sentAt[slot], now, intervalNanos > 0);
             inFlight--;
             if (timeBounds) {
                 stats.lastReplyNanos.lazySet(now);

@@ -4,11 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
- * What a run measures. Latency goes into one HdrHistogram {@link SingleWriterRecorder} per event loop
- * (its only writer, so recording takes no atomic operation), in microseconds from 1 µs to 1 h at 3 significant digits;
+ * What a run measures. Reply latency goes into one pair of HdrHistograms per event loop ({@link LoopLatencies}, its
+ * only writer, a read's replies in one critical section), in microseconds from 1 µs to 1 h at 3 significant digits;
  * the reporter swaps out interval histograms and adds them. Counts are 64-bit adders.
  */
 public final class RunStats {
@@ -16,8 +15,7 @@ public final class RunStats {
     public static final long HIGHEST_US = 3_600_000_000L;
     public static final int DIGITS = 3;
 
-    private final SingleWriterRecorder[] corrected;
-    private final SingleWriterRecorder[] service;
+    private final LoopLatencies[] replies;
     private final Recorder connectTime = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
     /** TLS handshakes, from the TCP connect to the handshake's end: a histogram of their own beside connect time. */
     private final Recorder handshakeTime = new Recorder(LOWEST_US, HIGHEST_US, DIGITS);
@@ -45,11 +43,9 @@ public final class RunStats {
     public final java.util.concurrent.atomic.AtomicLong lastReplyNanos = new java.util.concurrent.atomic.AtomicLong();
 
     public RunStats(int loops) {
-        corrected = new SingleWriterRecorder[loops];
-        service = new SingleWriterRecorder[loops];
+        replies = new LoopLatencies[loops];
         for (int i = 0; i < loops; i++) {
-            corrected[i] = new SingleWriterRecorder(LOWEST_US, HIGHEST_US, DIGITS);
-            service[i] = new SingleWriterRecorder(LOWEST_US, HIGHEST_US, DIGITS);
+            replies[i] = new LoopLatencies();
         }
     }
 
@@ -62,10 +58,31 @@ public final class RunStats {
      * the actual send. In closed loop the two are the same and only the service time is recorded.
      */
     public void recordReply(int loop, long intendedNanos, long sentNanos, long nowNanos, boolean openLoop) {
-        if (openLoop) {
-            corrected[loop].recordValue(clamp((nowNanos - intendedNanos) / 1000));
+        long batch = beginReplies(loop);
+        try {
+            recordBatchedReply(loop, intendedNanos, sentNanos, nowNanos, openLoop);
+        } finally {
+            endReplies(loop, batch);
         }
-        service[loop].recordValue(clamp((nowNanos - sentNanos) / 1000));
+    }
+
+    /**
+     * Opens a batch of replies on event loop {@code loop} (the replies of one read): record them with
+     * {@link #recordBatchedReply}, then close it with {@link #endReplies}, in a {@code finally}, since an interval
+     * cannot be taken while a batch is open.
+     */
+    public long beginReplies(int loop) {
+        return replies[loop].enter();
+    }
+
+    public void endReplies(int loop, long batch) {
+        replies[loop].exit(batch);
+    }
+
+    /** {@link #recordReply} inside a batch. */
+    public void recordBatchedReply(int loop, long intendedNanos, long sentNanos, long nowNanos, boolean openLoop) {
+        replies[loop].record(openLoop, openLoop ? clamp((nowNanos - intendedNanos) / 1000) : 0,
+                clamp((nowNanos - sentNanos) / 1000));
     }
 
     public void recordConnectTime(long nanos) {
@@ -88,11 +105,8 @@ public final class RunStats {
 
     /** Moves what was recorded since the last call into the given histograms. */
     public void drainInto(Histogram correctedOut, Histogram serviceOut, Histogram connectOut) {
-        for (SingleWriterRecorder r : corrected) {
-            correctedOut.add(r.getIntervalHistogram());
-        }
-        for (SingleWriterRecorder r : service) {
-            serviceOut.add(r.getIntervalHistogram());
+        for (LoopLatencies loop : replies) {
+            loop.drainInto(correctedOut, serviceOut);
         }
         connectOut.add(connectTime.getIntervalHistogram());
     }

@@ -1,0 +1,63 @@
+package io.ricochet.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.testing.FrameClient;
+import io.ricochet.testing.TestServers;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Sends made outside a read batch (from a timer or another thread) are flushed by one task queued behind them, and
+ * at least every 64 writes; those made inside one are flushed once when it ends.
+ */
+@Timeout(30)
+class SendFlushTest {
+
+    @ParameterizedTest(name = "{0} sends")
+    @CsvSource({"3, 0, 1", "65, 1, 2"})
+    void sendsOutsideAReadBatchShareAFlushQueuedBehindThem(int sends, int flushesDuringTheTask, int flushesInAll)
+            throws Exception {
+        AtomicInteger flushes = new AtomicInteger();
+        CompletableFuture<Integer> duringTheTask = new CompletableFuture<>();
+        FrameHandler sendsLater = (session, body) -> {
+            body.release();
+            // One task on the loop, as a timer's: a flush queued behind it runs only after it.
+            session.eventLoop().execute(() -> {
+                for (int i = 0; i < sends; i++) {
+                    ByteBuf reply = session.allocateBody(4).writeInt(i);
+                    session.send(reply);
+                }
+                duringTheTask.complete(flushes.get());
+            });
+        };
+        ServerConfig config = TestServers.config(TransportKind.NIO).udpPort(ServerConfig.DISABLED).build();
+        try (RicochetServer server = RicochetServer.builder().config(config).handler(sendsLater)
+                .pipeline(ch -> ch.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void flush(ChannelHandlerContext ctx) {
+                        flushes.incrementAndGet();
+                        ctx.flush();
+                    }
+                })).meterRegistry(new SimpleMeterRegistry()).build().startAndAwait();
+                FrameClient client = new FrameClient(server.tcpAddress(), 2)) {
+            client.send(new byte[] {1});
+            for (int i = 0; i < sends; i++) {
+                assertArrayEquals(new byte[] {0, 0, (byte) (i >> 8), (byte) i}, client.receive(), "reply " + i);
+            }
+            assertEquals(flushesDuringTheTask, duringTheTask.get(10, TimeUnit.SECONDS));
+            assertEquals(flushesInAll, flushes.get());
+        }
+    }
+}
