@@ -204,11 +204,10 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         if (whenDone != null) {
             promise.addListener(future -> whenDone.run());
         }
+        ctx.write(body, promise);
         if (inReadBatch) {
-            ctx.write(body, promise);
             flushPending = true;
         } else {
-            ctx.write(body, promise);
             flushSoon();
         }
     }
@@ -221,15 +220,13 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
      */
     private void flushSoon() {
         if (++writesUnflushed >= FLUSH_BATCH) {
-            queuedFlush();
-            return;
-        }
-        if (!flushQueued) {
+            flushWrites();
+        } else if (!flushQueued) {
             flushQueued = true;
             try {
                 ctx.executor().execute(queuedFlush);
             } catch (RejectedExecutionException e) {
-                queuedFlush();
+                flushWrites();
             }
         }
     }
@@ -237,9 +234,13 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private void queuedFlush() {
         flushQueued = false;
         if (writesUnflushed > 0) {
-            writesUnflushed = 0;
-            ctx.flush();
+            flushWrites();
         }
+    }
+
+    private void flushWrites() {
+        writesUnflushed = 0;
+        ctx.flush();
     }
 
     /** A reply that will not be written: released, and its caller told. */
