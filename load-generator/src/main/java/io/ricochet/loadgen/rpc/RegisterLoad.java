@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntToLongFunction;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -51,12 +52,11 @@ public final class RegisterLoad extends RpcLoadBase {
     }
 
     @Override
-    CompletableFuture<Void> begin(boolean warmup) {
+    CompletableFuture<Void> begin(IntToLongFunction shareOf, String phase) {
         List<CompletableFuture<Void>> pairs = new ArrayList<>();
         for (int i = 0; i < connected.size(); i++) {
             RpcClient[] pair = connected.get(i);
-            Pair p = new Pair(i, pair[0], pair[1], warmup ? spec.warmupShareOf(i) : spec.shareOf(i),
-                    warmup ? "warmup/" : "");
+            Pair p = new Pair(i, pair[0], pair[1], shareOf.applyAsLong(i), phase);
             p.next(0);
             pairs.add(p.done);
         }
@@ -93,7 +93,7 @@ public final class RegisterLoad extends RpcLoadBase {
         final RpcClient caller;
         final long cycles;
         final ByteString body;
-        /** Keeps the warmup's URIs apart from the measured ones. */
+        /** Keeps each warmup round's URIs apart from the others' and the measured ones. */
         final String phase;
 
         Pair(int index, RpcClient owner, RpcClient caller, long cycles, String phase) {

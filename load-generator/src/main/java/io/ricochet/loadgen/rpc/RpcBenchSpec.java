@@ -30,12 +30,19 @@ public record RpcBenchSpec(InetSocketAddress target, int clients, long total, lo
         return split(total, index);
     }
 
-    /** Warmup units of client {@code index}, split as {@link #shareOf} splits the measured ones. */
-    public long warmupShareOf(int index) {
-        return split(warmup, index);
+    /**
+     * Warmup units of client {@code index} in warmup round {@code round} of {@code rounds}: its share of the warmup, split
+     * as {@link #shareOf} splits the measured ones, then split evenly over the rounds.
+     */
+    public long warmupShareOf(int index, int round, int rounds) {
+        return split(split(warmup, index, clients), round, rounds);
     }
 
     private long split(long units, int index) {
-        return units / clients + (index < units % clients ? 1 : 0);
+        return split(units, index, clients);
+    }
+
+    private static long split(long units, int index, int parts) {
+        return units / parts + (index < units % parts ? 1 : 0);
     }
 }

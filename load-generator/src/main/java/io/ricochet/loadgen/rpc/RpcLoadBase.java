@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntToLongFunction;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -27,6 +28,8 @@ abstract class RpcLoadBase implements RpcWorkload {
     final Counters counters = new Counters();
     /** Written from every client's event loop, hence the multi-writer recorder. */
     final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
+    /** Rounds the warmup is run in; see {@link #prepare}. */
+    static final int WARMUP_ROUNDS = 5;
     private final AtomicReference<String> firstError = new AtomicReference<>();
     RpcClients group;
     /** Completes when every measured unit has ended; set by {@link #start}. */
@@ -42,10 +45,10 @@ abstract class RpcLoadBase implements RpcWorkload {
     abstract void connect();
 
     /**
-     * Starts one phase on every client: its warmup share or its measured share of the work. The future completes when
-     * all of the phase has ended.
+     * Starts one phase on every client: client {@code i} does {@code shareOf(i)} units of work, under {@code phase}
+     * ("" when measured) where the work leaves names behind. The future completes when all of the phase has ended.
      */
-    abstract CompletableFuture<Void> begin(boolean warmup);
+    abstract CompletableFuture<Void> begin(IntToLongFunction shareOf, String phase);
 
     /** Forgets what the warmup recorded beyond the shared counters and latency. */
     void warmedUp() {
@@ -53,14 +56,21 @@ abstract class RpcLoadBase implements RpcWorkload {
 
     /**
      * Connects, then runs the warmup on the same connections, so measurement starts at the steady state the warmup
-     * reached (new connections would run their setup paths again, and the JIT would recompile what they touch).
+     * reached (new connections would run their setup paths again, and the JIT would recompile what they touch). The
+     * warmup runs in {@link #WARMUP_ROUNDS} rounds, as JMH's warmup iterations do, so the code of a phase change (a
+     * phase started by a task, calls issued outside a read, a last answer that issues none) has run, and been
+     * profiled, before measuring: with one warmup phase the JIT met it first at the measured phase's start, threw away
+     * the compiled hot path there and spent the next second recompiling it.
      */
     @Override
     public final void prepare() {
         connect();
         if (spec.warmup() > 0) {
-            // Every call ends by its deadline, so the warmup ends.
-            begin(true).join();
+            for (int round = 0; round < WARMUP_ROUNDS; round++) {
+                int r = round;
+                // Every call ends by its deadline, so each round ends.
+                begin(i -> spec.warmupShareOf(i, r, WARMUP_ROUNDS), "warmup" + r + "/").join();
+            }
             counters.ok.reset();
             counters.bad.reset();
             counters.errors.reset();
@@ -72,7 +82,7 @@ abstract class RpcLoadBase implements RpcWorkload {
 
     @Override
     public final void start() {
-        done = begin(false);
+        done = begin(spec::shareOf, "");
     }
 
     /** Starts the client group, allowing {@code maxInFlight} calls per connection. */

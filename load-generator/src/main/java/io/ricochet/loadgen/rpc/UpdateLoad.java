@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntToLongFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -40,10 +41,10 @@ public final class UpdateLoad extends RpcLoadBase {
     }
 
     @Override
-    CompletableFuture<Void> begin(boolean warmup) {
+    CompletableFuture<Void> begin(IntToLongFunction shareOf, String phase) {
         CompletableFuture<?>[] ends = new CompletableFuture<?>[drivers.size()];
         for (int i = 0; i < ends.length; i++) {
-            ends[i] = drivers.get(i).begin(warmup ? spec.warmupShareOf(i) : spec.shareOf(i));
+            ends[i] = drivers.get(i).begin(shareOf.applyAsLong(i));
         }
         return CompletableFuture.allOf(ends);
     }
