@@ -214,12 +214,14 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
 
     /**
      * A send outside a read batch (a timer, the application's own calls) is flushed by a task queued behind it, so
-     * sends made back to back share one syscall, and at least every {@link #FLUSH_BATCH} writes, so they do not pile
-     * up unsent. Netty's {@code FlushConsolidationHandler} would do the same, but it also defers the flush that ends
-     * each read batch to a task, since that flush comes after the batch has ended at its place in the pipeline.
+     * sends made back to back share one syscall; and at least every {@link #FLUSH_BATCH} writes or once the channel
+     * turns unwritable, so they do not pile up unsent. Netty's {@code FlushConsolidationHandler} would do the same,
+     * but it also defers the flush that ends each read batch to a task: that flush reaches it after the batch has
+     * ended at its place in the pipeline.
      */
     private void flushSoon() {
-        if (++writesUnflushed >= FLUSH_BATCH) {
+        // Unwritable counts unflushed bytes too: flushed now, so a peer that reads is never taken for one that does not.
+        if (++writesUnflushed >= FLUSH_BATCH || !ctx.channel().isWritable()) {
             flushWrites();
         } else if (!flushQueued) {
             flushQueued = true;
