@@ -24,12 +24,12 @@ import org.HdrHistogram.Recorder;
  * how they run as a {@link io.ricochet.loadgen.scenario.Load}.
  */
 abstract class RpcLoadBase implements RpcWorkload {
+    /** Rounds the warmup is run in; see {@link #prepare}. */
+    static final int WARMUP_ROUNDS = 5;
     final RpcBenchSpec spec;
     final Counters counters = new Counters();
     /** Written from every client's event loop, hence the multi-writer recorder. */
     final Recorder latency = new Recorder(RunStats.LOWEST_US, RunStats.HIGHEST_US, RunStats.DIGITS);
-    /** Rounds the warmup is run in; see {@link #prepare}. */
-    static final int WARMUP_ROUNDS = 5;
     private final AtomicReference<String> firstError = new AtomicReference<>();
     RpcClients group;
     /** Completes when every measured unit has ended; set by {@link #start}. */
