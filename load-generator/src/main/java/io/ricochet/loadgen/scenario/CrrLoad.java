@@ -74,8 +74,6 @@ public final class CrrLoad extends FrameLoad {
                     tx.finish(false, false);
                 } else {
                     connected(begin);
-                    // Over TLS every transaction is a handshake: a full one unless --tls-resume lets it resume.
-                    Handshakes.time(connected.channel(), stats, firstFailure);
                 }
             });
         }
@@ -97,6 +95,11 @@ public final class CrrLoad extends FrameLoad {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            // Over TLS every transaction is a handshake: a full one unless --tls-resume lets it resume. Watched from
+            // here, on the channel's loop, not from the connect's listener: a worker's first connect is made from the
+            // starting thread, whose listener can run after the server has already closed on the handshake, and that
+            // close would then be reported first, as an unanswered request.
+            Handshakes.time(ctx.channel(), stats, firstFailure);
             // A QUIC stream opened while its connection is still handshaking carries its request as 0-RTT data.
             if (ctx.channel().parent() != null) {
                 opened.increment();
