@@ -501,9 +501,9 @@ public final class FrameClient implements AutoCloseable {
          * Connects over QUIC: each connection a QUIC connection, the frames on one bidirectional stream
          * ({@code docs/protocol.md}); the connections of one event loop share its datagram socket. A bare connection's
          * future is then that socket's: close the connection through its stream (the handler's channel). {@code tls}
-         * must offer the server's ALPN, {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or {@link #noise}. {@link #close()}
-         * closes each stream as it closes a TCP connection, then each QUIC connection ({@code CONNECTION_CLOSE}) and
-         * the sockets.
+         * must offer the server's ALPN, {@link Protocol#QUIC_ALPN} for a Ricochet server. Not with {@link #tls} or
+         * {@link #noise}. {@link #close()} closes each stream as it closes a TCP connection, then each QUIC connection
+         * ({@code CONNECTION_CLOSE}) and the sockets.
          */
         public Builder quic(QuicSslContext tls) {
             this.quic = Checks.notNull("tls", tls);

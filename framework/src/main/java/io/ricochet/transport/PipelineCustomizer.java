@@ -4,9 +4,10 @@ import io.netty.channel.Channel;
 
 /**
  * Adds handlers to each connection's pipeline after Ricochet's own, which are named by the constants
- * here. A server's are, in order: TLS and its guard (with {@code tls(...)}) or Noise (with {@code noise(...)}), decoder, encoder, idle
- * timeout, backpressure, session. A {@link FrameClient}'s have no idle timeout or backpressure, and its raw
- * connections only a decoder and the caller's handler as session: place handlers relative to {@link #DECODER}, {@link #ENCODER} or {@link #SESSION}.
+ * here. A server's are, in order: TLS and its guard (with {@code tls(...)}) or Noise (with {@code noise(...)}),
+ * decoder, encoder, idle timeout, backpressure, session. A {@link FrameClient}'s have no idle timeout or
+ * backpressure, and its raw connections only a decoder and the caller's handler as session: place handlers
+ * relative to {@link #DECODER}, {@link #ENCODER} or {@link #SESSION}.
  * For TLS use the builders' {@code tls(...)}, which also bounds handshakes in time and counts those that
  * fail. Runs on the connection's event loop when it is accepted (server) or connected (client).
  */

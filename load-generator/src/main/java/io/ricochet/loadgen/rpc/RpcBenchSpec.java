@@ -27,7 +27,7 @@ public record RpcBenchSpec(InetSocketAddress target, int clients, long total, lo
 
     /** Units of work of client {@code index}: an even split, the remainder to the first clients. */
     public long shareOf(int index) {
-        return split(total, index);
+        return split(total, index, clients);
     }
 
     /**
@@ -36,10 +36,6 @@ public record RpcBenchSpec(InetSocketAddress target, int clients, long total, lo
      */
     public long warmupShareOf(int index, int round, int rounds) {
         return split(split(warmup, index, clients), round, rounds);
-    }
-
-    private long split(long units, int index) {
-        return split(units, index, clients);
     }
 
     private static long split(long units, int index, int parts) {
