@@ -1,6 +1,5 @@
 package io.ricochet.rpc;
 
-import com.google.protobuf.ByteString;
 import java.util.concurrent.CompletionStage;
 
 /** Routes requests to the methods of one {@link RpcDispatcher}: what an {@link RpcClient} serves to its server. */
@@ -12,7 +11,7 @@ final class DispatcherRouter implements RequestRouter {
     }
 
     @Override
-    public CompletionStage<ByteString> route(RpcRequest request) {
+    public CompletionStage<?> route(RpcRequest request) {
         RpcDispatcher.Registration registration = methods.lookup(request.method());
         return registration == null ? Invocation.notFound(request.method()) : Invocation.invoke(registration, request);
     }

@@ -1,7 +1,9 @@
 package io.ricochet.rpc;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.transport.FrameSession;
@@ -11,7 +13,8 @@ import java.io.UncheckedIOException;
 /**
  * Envelopes to and from frame bodies, copying the payload once each way: decoding copies it out of the
  * read buffer into the envelope's {@code ByteString} (the buffer is released right after); encoding
- * writes it straight into a pooled buffer that has headroom for the length field, so framing copies nothing.
+ * writes it straight into a pooled buffer that has headroom for the length field, so framing copies nothing. A typed
+ * method's answer is written there from its message, with no {@code ByteString} between.
  * Internal: the benchmarks reach it from the same package.
  */
 final class EnvelopeCodec {
@@ -34,12 +37,42 @@ final class EnvelopeCodec {
         return writeTo(envelope, size, buf);
     }
 
+    /**
+     * A response: {@code header} with {@code payload}, an answer as {@link Invocation} gives it (or null for none), in a
+     * buffer from {@code session}. A message is written after the header: payload is the envelope's last field, and an
+     * embedded message and bytes share a wire type, so the bytes are those of setting the field to its encoding.
+     */
+    static ByteBuf encode(Envelope.Builder header, Object payload, FrameSession session) {
+        if (!(payload instanceof MessageLite message)) {
+            return encode(payload == null ? header.build() : header.setPayload((ByteString) payload).build(), session);
+        }
+        Envelope envelope = header.build();
+        // An empty payload is left out, as proto3 leaves out empty bytes.
+        MessageLite body = message.getSerializedSize() == 0 ? null : message;
+        int size = envelope.getSerializedSize()
+                + (body == null ? 0 : CodedOutputStream.computeMessageSize(Envelope.PAYLOAD_FIELD_NUMBER, body));
+        return writeTo(envelope, body, size, session.allocateBody(size));
+    }
+
+    /** The size of an answer's payload, as {@link Invocation} gives it: a {@code ByteString} or a typed method's message. */
+    static int payloadSize(Object payload) {
+        return payload instanceof MessageLite message ? message.getSerializedSize() : ((ByteString) payload).size();
+    }
+
     /** Serializes {@code envelope} ({@code size} bytes) after {@code buf}'s writer index. */
     static ByteBuf writeTo(Envelope envelope, int size, ByteBuf buf) {
+        return writeTo(envelope, null, size, buf);
+    }
+
+    /** Serializes {@code envelope}, then {@code payload} as its payload field unless null: {@code size} bytes in all. */
+    private static ByteBuf writeTo(Envelope envelope, MessageLite payload, int size, ByteBuf buf) {
         try {
             buf.ensureWritable(size);
             CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
             envelope.writeTo(out);
+            if (payload != null) {
+                out.writeMessage(Envelope.PAYLOAD_FIELD_NUMBER, payload);
+            }
             out.checkNoSpaceLeft();
             buf.writerIndex(buf.writerIndex() + size);
             return buf;

@@ -5,14 +5,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 
-/** Runs a registered handler where its registration says: inline on the event loop, or on its executor. */
+/**
+ * Runs a registered handler where its registration says: inline on the event loop, or on its executor. The stage
+ * completes with the answer's payload: a {@code ByteString}, or, from a typed method on the loop, its message, which
+ * {@link EnvelopeCodec#encode} writes straight into the frame. On an executor the message is encoded there, off the loop.
+ */
 final class Invocation {
     private Invocation() {
     }
 
-    static CompletionStage<ByteString> invoke(RpcDispatcher.Registration registration, RpcRequest request) {
+    static CompletionStage<?> invoke(RpcDispatcher.Registration registration, RpcRequest request) {
         if (registration.executor() == null) {
-            return registration.handler().handle(request);
+            RpcHandler handler = registration.handler();
+            return handler instanceof TypedHandler<?, ?> typed ? typed.answer(request) : handler.handle(request);
         }
         CompletableFuture<ByteString> result = new CompletableFuture<>();
         try {

@@ -1,11 +1,11 @@
 package io.ricochet.rpc;
 
-import com.google.protobuf.ByteString;
 import java.util.concurrent.CompletionStage;
 
 /** Decides who answers a request that came in on a connection, and under which tag its meters count it. */
 interface RequestRouter {
-    CompletionStage<ByteString> route(RpcRequest request);
+    /** Completes with the answer's payload: a {@code ByteString}, or a typed method's message (see {@link Invocation}). */
+    CompletionStage<?> route(RpcRequest request);
 
     /**
      * The method tag of a request for {@code method}: its own name only if this side serves it, else

@@ -75,7 +75,7 @@ final class RequestServer {
             // CANCEL ping, so the peer may be sent them from now on.
             connection.peerUnderstandsCancel();
             if (!oneWay) {
-                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).build());
+                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE), null);
             }
             return;
         }
@@ -117,7 +117,7 @@ final class RequestServer {
         }
         inFlight++;
         metrics.started();
-        CompletionStage<ByteString> answer;
+        CompletionStage<?> answer;
         try {
             answer = router.route(served);
         } catch (RuntimeException e) {
@@ -125,10 +125,10 @@ final class RequestServer {
         }
         if (answer instanceof CompletableFuture<?> f && f.isDone()) {
             // Answered at once (a synchronous handler): no completion stage to hop through.
-            ByteString payload = null;
+            Object payload = null;
             Throwable error = null;
             try {
-                payload = (ByteString) f.join();
+                payload = f.join();
             } catch (CompletionException | CancellationException e) {
                 error = e;
             }
@@ -166,7 +166,7 @@ final class RequestServer {
             metrics.started();
             metrics.finished(RpcConnection.AUTH, RpcStatus.OK, 0);
             if (!oneWay) {
-                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).build());
+                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE), null);
             }
             return;
         }
@@ -203,12 +203,13 @@ final class RequestServer {
         metrics.started();
         metrics.finished(tag, status, 0);
         if (!oneWay) {
-            respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).setStatus(status.code()).setMessage(message)
-                    .build());
+            respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).setStatus(status.code()).setMessage(message),
+                    null);
         }
     }
 
-    private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, ByteString payload,
+    /** {@code payload} is the handler's answer (see {@link Invocation}), or null with {@code error} or for none. */
+    private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, Object payload,
             Throwable error, boolean late) {
         // Gone from the table if the caller sent CANCEL: it waits for nothing, so nothing is sent.
         boolean awaited = !oneWay && serving.get(id) == request;
@@ -218,11 +219,9 @@ final class RequestServer {
         inFlight--;
         request.answered();
         Envelope.Builder response = Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE);
-        RpcStatus status;
-        if (error == null) {
-            status = RpcStatus.OK;
-            response.setPayload(payload == null ? ByteString.EMPTY : payload);
-        } else {
+        int size = error == null && payload != null ? EnvelopeCodec.payloadSize(payload) : 0;
+        RpcStatus status = RpcStatus.OK;
+        if (error != null) {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             if (cause instanceof RpcException e) {
                 status = e.status();
@@ -235,28 +234,25 @@ final class RequestServer {
                 status = RpcStatus.INTERNAL;
                 response.setMessage(truncate(cause.toString()));
             }
-            response.setStatus(status.code());
-        }
-        if (status == RpcStatus.OK && payload != null && payload.size() > config.maxPayload()) {
+        } else if (size > config.maxPayload()) {
             status = RpcStatus.RESOURCE_EXHAUSTED;
-            response.clearPayload().setStatus(status.code())
-                    .setMessage("answer payload: " + payload.size() + " bytes (limit: " + config.maxPayload() + ")");
-        } else if (late && !oneWay && !session.isWritable() && payload != null && !payload.isEmpty()) {
+            response.setMessage("answer payload: " + size + " bytes (limit: " + config.maxPayload() + ")");
+        } else if (late && !oneWay && !session.isWritable() && size > 0) {
             // The caller is not reading its answers: they would queue here without bound (calls in flight times
             // payload). It gets the status, which is small, instead of the payload.
             status = RpcStatus.RESOURCE_EXHAUSTED;
-            response.clearPayload().setStatus(status.code()).setMessage("answer of " + payload.size()
-                    + " bytes not sent: the caller is not reading its answers");
+            response.setMessage("answer of " + size + " bytes not sent: the caller is not reading its answers");
         }
         metrics.finished(tag, status, System.nanoTime() - startNanos);
         if (awaited) {
-            respond(response.build());
+            respond(response.setStatus(status.code()), status == RpcStatus.OK ? payload : null);
         }
     }
 
-    private void respond(Envelope response) {
+    /** Sends {@code header} with {@code payload}, an answer as {@link Invocation} gives it, or null for none. */
+    private void respond(Envelope.Builder header, Object payload) {
         if (!closed) {
-            connection.write(EnvelopeCodec.encode(response, session), null);
+            connection.write(EnvelopeCodec.encode(header, payload, session), null);
         }
     }
 

@@ -46,8 +46,7 @@ public final class RpcDispatcher {
             RpcMethod<Req, Resp> handler, Executor executor) {
         Checks.notNull("method", method);
         Checks.notNull("handler", handler);
-        return register(method.name(), request -> handler.handle(method.parseRequest(request.payload()), request)
-                .thenApply(MessageLite::toByteString), executor);
+        return register(method.name(), new TypedHandler<>(method, handler), executor);
     }
 
     /** Stops serving {@code method}; later calls get {@code NOT_FOUND}. False if it was not registered. */

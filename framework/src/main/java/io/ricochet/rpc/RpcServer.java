@@ -1,6 +1,5 @@
 package io.ricochet.rpc;
 
-import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
@@ -120,7 +119,7 @@ public final class RpcServer implements AutoCloseable {
     /** The server's methods first, then, with an agent, its routes. */
     private record ServerRouter(RpcDispatcher dispatcher, RpcAgent agent) implements RequestRouter {
         @Override
-        public CompletionStage<ByteString> route(RpcRequest request) {
+        public CompletionStage<?> route(RpcRequest request) {
             String method = request.method();
             if (agent != null && method.equals(RpcAgent.REGISTER)) {
                 return agent.register(request);

@@ -4,16 +4,49 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Int64Value;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.rpc.proto.StatusCode;
+import io.ricochet.transport.FrameSession;
+import java.lang.reflect.Proxy;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnvelopeCodecTest {
+    /** A session that only allocates bodies, from the heap. */
+    private static final FrameSession ALLOCATING = (FrameSession) Proxy.newProxyInstance(
+            FrameSession.class.getClassLoader(), new Class<?>[] {FrameSession.class}, (proxy, method, args) -> {
+                if (method.getName().equals("allocateBody")) {
+                    return Unpooled.buffer((int) args[0]);
+                }
+                throw new UnsupportedOperationException(method.getName());
+            });
+
+    /** A typed answer, written from its message, is byte for byte the envelope with the message's bytes as payload. */
+    @Test
+    void aMessagePayloadEncodesAsItsBytesWould() {
+        // 300 takes a two-byte varint; 0 encodes to nothing, so the payload field is left out.
+        for (Int64Value answer : List.of(Int64Value.of(300), Int64Value.of(0))) {
+            Envelope.Builder header = Envelope.newBuilder().setId(9).setKind(Kind.RESPONSE);
+            ByteBuf typed = EnvelopeCodec.encode(header.clone(), answer, ALLOCATING);
+            ByteBuf bytes = EnvelopeCodec.encode(header.clone(), answer.toByteString(), ALLOCATING);
+            try {
+                assertEquals(ByteBufUtil.hexDump(bytes), ByteBufUtil.hexDump(typed), "answer " + answer.getValue());
+            } finally {
+                typed.release();
+                bytes.release();
+            }
+        }
+        ByteBuf none = EnvelopeCodec.encode(Envelope.newBuilder().setId(9), null, ALLOCATING);
+        assertEquals(ByteBufUtil.hexDump(Envelope.newBuilder().setId(9).build().toByteArray()), ByteBufUtil.hexDump(none));
+        none.release();
+    }
 
     @Test
     void roundTripsEveryFieldThroughAPooledDirectBuffer() throws Exception {

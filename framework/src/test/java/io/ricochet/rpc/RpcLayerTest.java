@@ -40,6 +40,34 @@ class RpcLayerTest {
             assertEquals(5, await(client.call(LENGTH, StringValue.of("hello"))).getValue());
             // A payload that is not the request type.
             assertEquals(RpcStatus.INVALID_ARGUMENT, failure(client.call(LENGTH.name(), bytes("\u00ff\u00ff\u00ff"))));
+            // An empty message (zero encodes to no bytes) is left out of the envelope, as empty bytes are.
+            assertEquals(0, await(client.call(LENGTH, StringValue.of(""))).getValue());
+        }
+    }
+
+    /** The server encodes a typed answer from its message; later, off-loop and null answers take the same path. */
+    @Test
+    void typedAnswersGivenLaterOrElsewhereArriveAndANullOneFails() throws Exception {
+        try (RpcFixture f = new RpcFixture()) {
+            CompletableFuture<Int64Value> later = new CompletableFuture<>();
+            f.methods.register(MethodDescriptor.of("later", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
+                    (text, context) -> later);
+            f.methods.register(MethodDescriptor.of("elsewhere", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
+                    RpcMethod.sync(text -> Int64Value.of(7)), Runnable::run);
+            f.methods.register(MethodDescriptor.of("null.now", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
+                    RpcMethod.sync(text -> null));
+            f.methods.register(MethodDescriptor.of("null.later", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
+                    (text, context) -> CompletableFuture.supplyAsync(() -> null));
+            RpcClient client = f.client();
+            CompletableFuture<ByteString> pending = client.call("later", StringValue.of("x").toByteString());
+            later.complete(Int64Value.of(42));
+            assertEquals(Int64Value.of(42).toByteString(), await(pending));
+            assertEquals(Int64Value.of(7).toByteString(), await(client.call("elsewhere", StringValue.of("x").toByteString())));
+            assertEquals(RpcStatus.INTERNAL, failure(client.call("null.now", StringValue.of("x").toByteString())));
+            assertEquals(RpcStatus.INTERNAL, failure(client.call("null.later", StringValue.of("x").toByteString())));
+            // Code that calls a typed registration's handler itself still gets bytes.
+            assertEquals(Int64Value.of(42).toByteString(), await(f.methods.lookup("later").handler()
+                    .handle(new RpcRequest("later", StringValue.of("x").toByteString(), 0, null)).toCompletableFuture()));
         }
     }
 
