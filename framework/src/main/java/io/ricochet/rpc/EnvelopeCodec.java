@@ -13,8 +13,9 @@ import java.io.UncheckedIOException;
 /**
  * Envelopes to and from frame bodies, copying the payload once each way: decoding copies it out of the
  * read buffer into the envelope's {@code ByteString} (the buffer is released right after); encoding
- * writes it straight into a pooled buffer that has headroom for the length field, so framing copies nothing. A typed
- * method's answer is written there from its message, with no {@code ByteString} between.
+ * writes it straight into a pooled buffer that has headroom for the length field, so framing copies nothing. The
+ * answer of a typed method served on the event loop is written there from its message, with no {@code ByteString}
+ * between.
  * Internal: the benchmarks reach it from the same package.
  */
 final class EnvelopeCodec {
@@ -79,7 +80,8 @@ final class EnvelopeCodec {
         } catch (IOException e) {
             buf.release();
             throw new UncheckedIOException("encode envelope: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too: a user's message, deeply nested, may overflow the stack while it is written.
             buf.release();
             throw e;
         }

@@ -8,7 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Runs a registered handler where its registration says: inline on the event loop, or on its executor. The stage
  * completes with the answer's payload: a {@code ByteString}, or, from a typed method on the loop, its message, which
- * {@link EnvelopeCodec#encode} writes straight into the frame. On an executor the message is encoded there, off the loop.
+ * {@link EnvelopeCodec#encode(io.ricochet.rpc.proto.Envelope.Builder, Object, io.ricochet.transport.FrameSession)}
+ * writes straight into the frame. On an executor the message is encoded there, off the loop.
  */
 final class Invocation {
     private Invocation() {
@@ -39,6 +40,15 @@ final class Invocation {
                     request.method() + ": executor rejected the call"));
         }
         return result;
+    }
+
+    /**
+     * {@code stage} if it is a plain {@code CompletableFuture} that is already complete, else null. Exactly that class:
+     * the stages of {@code completedStage} and {@code minimalCompletionStage} are subclasses whose {@code isDone} throws.
+     */
+    static <T> CompletableFuture<T> doneNow(CompletionStage<T> stage) {
+        return stage != null && stage.getClass() == CompletableFuture.class && ((CompletableFuture<T>) stage).isDone()
+                ? (CompletableFuture<T>) stage : null;
     }
 
     static CompletionStage<ByteString> notFound(String method) {

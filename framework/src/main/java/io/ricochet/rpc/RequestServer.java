@@ -1,12 +1,14 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameSession;
 import java.util.ArrayList;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -109,8 +111,8 @@ final class RequestServer {
                     "payload: " + request.getPayload().size() + " bytes (limit: " + config.maxPayload() + ")");
             return;
         }
-        long now = System.nanoTime();
-        long deadline = request.getTimeoutMicros() == 0 ? 0 : now + timeoutNanos(request.getTimeoutMicros());
+        long startNanos = System.nanoTime();
+        long deadline = request.getTimeoutMicros() == 0 ? 0 : startNanos + timeoutNanos(request.getTimeoutMicros());
         RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, connection);
         if (!oneWay) {
             serving.put(id, served);
@@ -119,20 +121,21 @@ final class RequestServer {
         metrics.started();
         CompletionStage<?> answer;
         try {
-            answer = router.route(served);
+            answer = Objects.requireNonNull(router.route(served), "the handler returned no stage");
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        if (answer instanceof CompletableFuture<?> f && f.isDone()) {
+        CompletableFuture<?> now = Invocation.doneNow(answer);
+        if (now != null) {
             // Answered at once (a synchronous handler): no completion stage to hop through.
             Object payload = null;
             Throwable error = null;
             try {
-                payload = f.join();
+                payload = now.join();
             } catch (CompletionException | CancellationException e) {
                 error = e;
             }
-            answered(id, oneWay, served, tag, now, payload, error, false);
+            answered(id, oneWay, served, tag, startNanos, payload, error, false);
             return;
         }
         // An answer given while its request's read batch runs is held in check by backpressure on reading; a
@@ -140,9 +143,9 @@ final class RequestServer {
         answer.whenComplete((payload, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, served, tag, now, payload, error, true);
+                answered(id, oneWay, served, tag, startNanos, payload, error, true);
             } else {
-                loop.execute(() -> answered(id, oneWay, served, tag, now, payload, error, true));
+                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, payload, error, true));
             }
         });
     }
@@ -243,9 +246,21 @@ final class RequestServer {
             status = RpcStatus.RESOURCE_EXHAUSTED;
             response.setMessage("answer of " + size + " bytes not sent: the caller is not reading its answers");
         }
+        ByteBuf encoded = null;
+        if (awaited && !closed) {
+            try {
+                encoded = EnvelopeCodec.encode(response.setStatus(status.code()), status == RpcStatus.OK ? payload : null,
+                        session);
+            } catch (RuntimeException e) {
+                // A message that does not serialize: the caller hears INTERNAL, as when its handler fails.
+                status = RpcStatus.INTERNAL;
+                encoded = EnvelopeCodec.encode(response.clearPayload().setStatus(status.code())
+                        .setMessage(truncate("answer not encoded: " + e)), null, session);
+            }
+        }
         metrics.finished(tag, status, System.nanoTime() - startNanos);
-        if (awaited) {
-            respond(response.setStatus(status.code()), status == RpcStatus.OK ? payload : null);
+        if (encoded != null) {
+            connection.write(encoded, null);
         }
     }
 

@@ -7,9 +7,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A typed method as the dispatcher holds it. Served on the event loop, its answer is taken as a message
- * ({@link #answer}) and encoded straight into the response frame, with no {@code ByteString} and no extra stage per
- * call. {@link #handle} gives the bytes: for a method on an executor, which encodes there, and for code that calls a
- * registration's handler itself.
+ * ({@link #answer}) and encoded straight into the response frame, with no {@code ByteString}, and with no extra stage
+ * when it is given at once. {@link #handle} gives the bytes: for a method on an executor, which encodes there, and for
+ * code that calls a registration's handler itself.
  */
 final class TypedHandler<Req extends MessageLite, Resp extends MessageLite> implements RpcHandler {
     private final MethodDescriptor<Req, Resp> method;
@@ -23,7 +23,8 @@ final class TypedHandler<Req extends MessageLite, Resp extends MessageLite> impl
     /** The handler's answer to {@code request}; a null message fails it ({@code INTERNAL}) rather than answering empty. */
     CompletionStage<Resp> answer(RpcRequest request) {
         CompletionStage<Resp> answer = handler.handle(method.parseRequest(request.payload()), request);
-        if (answer instanceof CompletableFuture<Resp> now && now.isDone() && !now.isCompletedExceptionally()) {
+        CompletableFuture<Resp> now = Invocation.doneNow(answer);
+        if (now != null && !now.isCompletedExceptionally()) {
             // The usual synchronous answer: checked here, not in one more stage.
             return now.join() != null ? now : CompletableFuture.failedFuture(answeredNull());
         }

@@ -44,8 +44,35 @@ class EnvelopeCodecTest {
             }
         }
         ByteBuf none = EnvelopeCodec.encode(Envelope.newBuilder().setId(9), null, ALLOCATING);
-        assertEquals(ByteBufUtil.hexDump(Envelope.newBuilder().setId(9).build().toByteArray()), ByteBufUtil.hexDump(none));
-        none.release();
+        try {
+            assertEquals(ByteBufUtil.hexDump(Envelope.newBuilder().setId(9).build().toByteArray()), ByteBufUtil.hexDump(none));
+        } finally {
+            none.release();
+        }
+    }
+
+    /** A message is appended after the header's fields, which is field order only while payload is the last field. */
+    @Test
+    void payloadIsTheHighestNumberedField() {
+        int highest = Envelope.getDescriptor().getFields().stream().mapToInt(f -> f.getNumber()).max().orElseThrow();
+        assertEquals(Envelope.PAYLOAD_FIELD_NUMBER, highest);
+    }
+
+    /** A message that fails while it is written: the error reaches the caller and the buffer is released. */
+    @Test
+    void aMessageThatFailsToSerializeReleasesItsBuffer() {
+        List<ByteBuf> allocated = new java.util.ArrayList<>();
+        FrameSession recording = (FrameSession) Proxy.newProxyInstance(FrameSession.class.getClassLoader(),
+                new Class<?>[] {FrameSession.class}, (proxy, method, args) -> {
+                    ByteBuf buf = Unpooled.buffer((int) args[0]);
+                    allocated.add(buf);
+                    return buf;
+                });
+        IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                () -> EnvelopeCodec.encode(Envelope.newBuilder().setId(1), TestMessages.failingToSerialize(), recording));
+        assertEquals("cannot be written", thrown.getMessage());
+        assertEquals(1, allocated.size());
+        assertEquals(0, allocated.get(0).refCnt());
     }
 
     @Test

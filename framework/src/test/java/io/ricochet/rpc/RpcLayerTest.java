@@ -18,8 +18,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
@@ -40,35 +43,62 @@ class RpcLayerTest {
             assertEquals(5, await(client.call(LENGTH, StringValue.of("hello"))).getValue());
             // A payload that is not the request type.
             assertEquals(RpcStatus.INVALID_ARGUMENT, failure(client.call(LENGTH.name(), bytes("\u00ff\u00ff\u00ff"))));
-            // An empty message (zero encodes to no bytes) is left out of the envelope, as empty bytes are.
+            // An empty message: zero encodes to no bytes (EnvelopeCodecTest checks the field is left out).
             assertEquals(0, await(client.call(LENGTH, StringValue.of(""))).getValue());
         }
     }
 
-    /** The server encodes a typed answer from its message; later, off-loop and null answers take the same path. */
+    /**
+     * Typed answers given later, on an executor, or as a stage {@code isDone} refuses; and the ones that fail: null, and a
+     * message that cannot be written (the caller hears INTERNAL and the connection goes on serving).
+     */
     @Test
-    void typedAnswersGivenLaterOrElsewhereArriveAndANullOneFails() throws Exception {
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void typedAnswersOfEveryKindArriveAndTheBadOnesFailInternal() throws Exception {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
         try (RpcFixture f = new RpcFixture()) {
             CompletableFuture<Int64Value> later = new CompletableFuture<>();
-            f.methods.register(MethodDescriptor.of("later", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
-                    (text, context) -> later);
-            f.methods.register(MethodDescriptor.of("elsewhere", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
-                    RpcMethod.sync(text -> Int64Value.of(7)), Runnable::run);
-            f.methods.register(MethodDescriptor.of("null.now", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
-                    RpcMethod.sync(text -> null));
-            f.methods.register(MethodDescriptor.of("null.later", StringValue.getDefaultInstance(), Int64Value.getDefaultInstance()),
-                    (text, context) -> CompletableFuture.supplyAsync(() -> null));
+            CountDownLatch heard = new CountDownLatch(1);
+            f.methods.register(typed("later"), (text, context) -> {
+                heard.countDown();
+                return later;
+            });
+            f.methods.register(typed("elsewhere"), RpcMethod.sync(text -> Int64Value.of(7)), executor);
+            f.methods.register(typed("minimal"), (text, context) -> CompletableFuture.completedStage(Int64Value.of(8)));
+            f.methods.register("minimal.raw", request -> CompletableFuture.completedStage(bytes("raw")));
+            f.methods.register(typed("null.now"), RpcMethod.sync(text -> null));
+            f.methods.register(typed("null.later"), (text, context) -> CompletableFuture.supplyAsync(() -> null, executor));
+            f.methods.register(typed("unwritable"), (RpcMethod) (text, context) ->
+                    CompletableFuture.completedFuture(TestMessages.failingToSerialize()));
             RpcClient client = f.client();
-            CompletableFuture<ByteString> pending = client.call("later", StringValue.of("x").toByteString());
+            ByteString x = StringValue.of("x").toByteString();
+
+            CompletableFuture<ByteString> pending = client.call("later", x);
+            assertTrue(heard.await(20, TimeUnit.SECONDS), "the handler never ran");
             later.complete(Int64Value.of(42));
             assertEquals(Int64Value.of(42).toByteString(), await(pending));
-            assertEquals(Int64Value.of(7).toByteString(), await(client.call("elsewhere", StringValue.of("x").toByteString())));
-            assertEquals(RpcStatus.INTERNAL, failure(client.call("null.now", StringValue.of("x").toByteString())));
-            assertEquals(RpcStatus.INTERNAL, failure(client.call("null.later", StringValue.of("x").toByteString())));
+            assertEquals(Int64Value.of(7).toByteString(), await(client.call("elsewhere", x)));
+            assertEquals(Int64Value.of(8).toByteString(), await(client.call("minimal", x)));
+            assertEquals(bytes("raw"), await(client.call("minimal.raw", x)));
+            for (String method : List.of("null.now", "null.later")) {
+                RpcException e = failedWith(client.call(method, x));
+                assertEquals(RpcStatus.INTERNAL, e.status(), method);
+                assertTrue(e.detail().contains("answered null"), method + ": " + e.detail());
+            }
+            RpcException unwritable = failedWith(client.call("unwritable", x));
+            assertEquals(RpcStatus.INTERNAL, unwritable.status());
+            assertTrue(unwritable.detail().contains("cannot be written"), unwritable.detail());
+            assertEquals(Int64Value.of(7).toByteString(), await(client.call("elsewhere", x)));
             // Code that calls a typed registration's handler itself still gets bytes.
             assertEquals(Int64Value.of(42).toByteString(), await(f.methods.lookup("later").handler()
-                    .handle(new RpcRequest("later", StringValue.of("x").toByteString(), 0, null)).toCompletableFuture()));
+                    .handle(new RpcRequest("later", x, 0, null)).toCompletableFuture()));
+        } finally {
+            executor.shutdownNow();
         }
+    }
+
+    private static MethodDescriptor<StringValue, Int64Value> typed(String name) {
+        return MethodDescriptor.of(name, StringValue.getDefaultInstance(), Int64Value.getDefaultInstance());
     }
 
     /** Typed calls, and the client's other derived futures, fail with the RpcException itself, as raw calls do. */
