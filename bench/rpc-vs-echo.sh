@@ -2,8 +2,8 @@
 # RPC cost against raw frames: 50 clients call bench.update (protobuf envelope + bench message, decoded, updated,
 # encoded, every answer verified) and, as the baseline, 50 connections echo raw 32-byte frames, both closed loop with K
 # requests in flight per connection. Each runs against an echo-server process of its own (one I/O thread), serving
-# only that workload: a server serving both compiles the shared framing code for both, which cost its RPC 3% at one
-# call in flight and 5% at four in one run (docs/performance.md). Measured at steady state: each RPC run warms up on half its calls (1,200,000 x K in all),
+# only that workload: one server serving both cost RPC 3% at one call in flight and 5% at four in one run, most likely
+# its JIT compiling the shared framing code for both (docs/performance.md). Measured at steady state: each RPC run warms up on half its calls (1,200,000 x K in all),
 # in five rounds, so the client's JIT has settled before timing starts, as the echo run's 3 s warmup does for its
 # smaller code. The contenders take turns round by round; the summary gives the median and range of each rate and of
 # the ratio rpc/echo within a round.
