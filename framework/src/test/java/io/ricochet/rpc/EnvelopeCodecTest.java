@@ -15,27 +15,33 @@ import io.ricochet.rpc.proto.Kind;
 import io.ricochet.rpc.proto.StatusCode;
 import io.ricochet.transport.FrameSession;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnvelopeCodecTest {
-    /** A session that only allocates bodies, from the heap. */
-    private static final FrameSession ALLOCATING = (FrameSession) Proxy.newProxyInstance(
-            FrameSession.class.getClassLoader(), new Class<?>[] {FrameSession.class}, (proxy, method, args) -> {
-                if (method.getName().equals("allocateBody")) {
-                    return Unpooled.buffer((int) args[0]);
-                }
-                throw new UnsupportedOperationException(method.getName());
-            });
+    /** A session that only allocates bodies, from the heap, each added to {@code allocated}. */
+    private static FrameSession allocatingInto(List<ByteBuf> allocated) {
+        return (FrameSession) Proxy.newProxyInstance(FrameSession.class.getClassLoader(),
+                new Class<?>[] {FrameSession.class}, (proxy, method, args) -> {
+                    if (!method.getName().equals("allocateBody")) {
+                        throw new UnsupportedOperationException(method.getName());
+                    }
+                    ByteBuf buf = Unpooled.buffer((int) args[0]);
+                    allocated.add(buf);
+                    return buf;
+                });
+    }
 
     /** A typed answer, written from its message, is byte for byte the envelope with the message's bytes as payload. */
     @Test
     void aMessagePayloadEncodesAsItsBytesWould() {
+        FrameSession session = allocatingInto(new ArrayList<>());
         // 300 takes a two-byte varint; 0 encodes to nothing, so the payload field is left out.
         for (Int64Value answer : List.of(Int64Value.of(300), Int64Value.of(0))) {
             Envelope.Builder header = Envelope.newBuilder().setId(9).setKind(Kind.RESPONSE);
-            ByteBuf typed = EnvelopeCodec.encode(header.clone(), answer, ALLOCATING);
-            ByteBuf bytes = EnvelopeCodec.encode(header.clone(), answer.toByteString(), ALLOCATING);
+            ByteBuf typed = EnvelopeCodec.encode(header.clone(), answer, session);
+            ByteBuf bytes = EnvelopeCodec.encode(header.clone(), answer.toByteString(), session);
             try {
                 assertEquals(ByteBufUtil.hexDump(bytes), ByteBufUtil.hexDump(typed), "answer " + answer.getValue());
             } finally {
@@ -43,7 +49,7 @@ class EnvelopeCodecTest {
                 bytes.release();
             }
         }
-        ByteBuf none = EnvelopeCodec.encode(Envelope.newBuilder().setId(9), null, ALLOCATING);
+        ByteBuf none = EnvelopeCodec.encode(Envelope.newBuilder().setId(9), null, session);
         try {
             assertEquals(ByteBufUtil.hexDump(Envelope.newBuilder().setId(9).build().toByteArray()), ByteBufUtil.hexDump(none));
         } finally {
@@ -61,15 +67,9 @@ class EnvelopeCodecTest {
     /** A message that fails while it is written: the error reaches the caller and the buffer is released. */
     @Test
     void aMessageThatFailsToSerializeReleasesItsBuffer() {
-        List<ByteBuf> allocated = new java.util.ArrayList<>();
-        FrameSession recording = (FrameSession) Proxy.newProxyInstance(FrameSession.class.getClassLoader(),
-                new Class<?>[] {FrameSession.class}, (proxy, method, args) -> {
-                    ByteBuf buf = Unpooled.buffer((int) args[0]);
-                    allocated.add(buf);
-                    return buf;
-                });
-        IllegalStateException thrown = assertThrows(IllegalStateException.class,
-                () -> EnvelopeCodec.encode(Envelope.newBuilder().setId(1), TestMessages.failingToSerialize(), recording));
+        List<ByteBuf> allocated = new ArrayList<>();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> EnvelopeCodec.encode(
+                Envelope.newBuilder().setId(1), TestMessages.failingToSerialize(), allocatingInto(allocated)));
         assertEquals("cannot be written", thrown.getMessage());
         assertEquals(1, allocated.size());
         assertEquals(0, allocated.get(0).refCnt());
