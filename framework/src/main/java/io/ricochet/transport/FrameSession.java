@@ -11,9 +11,9 @@ public interface FrameSession {
     /**
      * Sends {@code body} as one frame and takes ownership of it: a reply at a server, a request at a
      * client. Called from {@link FrameHandler#onFrame}, it is flushed with the rest of the read batch;
-     * called later (a timer, another thread), by a flush queued on the event loop behind it, which the sends
-     * made before it runs share. Frames sent from one thread go out in the order sent. Once the session is
-     * closing, bodies are released unsent.
+     * called later (a timer, another thread), by one flush task queued behind it for all the sends made before
+     * it runs, or at once after 64 unflushed sends or when the channel turns unwritable. Frames sent from one
+     * thread go out in the order sent. Once the session is closing, bodies are released unsent.
      *
      * <p>Any buffer is framed correctly, and a buffer of the caller's is never written to, whatever its reader index.
      * Only two kinds of buffer carry headroom the framework may write the length into, so that the frame goes out as
