@@ -1,5 +1,6 @@
 package io.ricochet.server;
 
+import io.ricochet.internal.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 
@@ -9,6 +10,7 @@ public final class EchoServerMain {
     }
 
     public static void main(String[] args) {
+        LeakDetection.offUnlessAsked();
         IoTransport.preferOneShotIoUringPoll();
         System.exit(newCommandLine(new EchoServerCommand(new SignalShutdown())).execute(args));
     }

@@ -12,6 +12,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.ricochet.config.TransportKind;
+import io.ricochet.internal.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 
@@ -38,6 +39,7 @@ public final class NettyEchoServer {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        LeakDetection.offUnlessAsked();
         IoTransport.preferOneShotIoUringPoll();
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 7100;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;

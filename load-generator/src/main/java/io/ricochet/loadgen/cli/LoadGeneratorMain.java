@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.internal.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,11 +15,7 @@ import picocli.CommandLine.Command;
 public final class LoadGeneratorMain implements Runnable {
 
     public static void main(String[] args) {
-        // A measuring tool should not spend its time on stack traces of sampled buffers: Netty's leak detector is off
-        // unless asked for (tests run it at paranoid).
-        if (System.getProperty("io.netty.leakDetection.level") == null) {
-            System.setProperty("io.netty.leakDetection.level", "disabled");
-        }
+        LeakDetection.offUnlessAsked();
         IoTransport.preferOneShotIoUringPoll();
         System.exit(newCommandLine().execute(args));
     }
