@@ -190,7 +190,7 @@ final class CallTable {
             return;
         }
         if (pending.remove(call.id) == call) {
-            metrics.finished(call.tag, RpcStatus.CANCELLED, System.nanoTime() - call.startNanos);
+            metrics.finishedSince(call.tag, RpcStatus.CANCELLED, call.startNanos);
             if (!closed) {
                 tellCancelled(call.id);
             }
@@ -289,7 +289,7 @@ final class CallTable {
             return;
         }
         RpcStatus status = RpcStatus.of(response.getStatus());
-        metrics.finished(call.tag, status, System.nanoTime() - call.startNanos);
+        metrics.finishedSince(call.tag, status, call.startNanos);
         if (status == RpcStatus.OK) {
             call.result.complete(response.getPayload());
         } else {
@@ -312,7 +312,7 @@ final class CallTable {
         ArrayList<PendingCall> calls = new ArrayList<>(pending.values());
         pending.clear();
         for (PendingCall call : calls) {
-            metrics.finished(call.tag, RpcStatus.UNAVAILABLE, System.nanoTime() - call.startNanos);
+            metrics.finishedSince(call.tag, RpcStatus.UNAVAILABLE, call.startNanos);
             call.result.completeExceptionally(lost);
         }
     }

@@ -258,7 +258,7 @@ final class RequestServer {
                         .setMessage(truncate("answer not encoded: " + e)), null, session);
             }
         }
-        metrics.finished(tag, status, System.nanoTime() - startNanos);
+        metrics.finishedSince(tag, status, startNanos);
         if (encoded != null) {
             connection.write(encoded, null);
         }

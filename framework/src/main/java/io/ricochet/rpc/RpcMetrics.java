@@ -100,11 +100,27 @@ public final class RpcMetrics implements AutoCloseable {
 
     void finished(String tag, RpcStatus status, long nanos) {
         inFlight.decrementAndGet();
-        if (registered && !closed) {
-            Timer[] byStatus = timersOf(tag);
-            if (byStatus != null) {
-                byStatus[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
-            }
+        if (timed()) {
+            record(tag, status, nanos);
+        }
+    }
+
+    /** As {@link #finished}, timed from {@code startNanos}: the clock is read only when there is a timer to record. */
+    void finishedSince(String tag, RpcStatus status, long startNanos) {
+        inFlight.decrementAndGet();
+        if (timed()) {
+            record(tag, status, System.nanoTime() - startNanos);
+        }
+    }
+
+    private boolean timed() {
+        return registered && !closed;
+    }
+
+    private void record(String tag, RpcStatus status, long nanos) {
+        Timer[] byStatus = timersOf(tag);
+        if (byStatus != null) {
+            byStatus[status.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 

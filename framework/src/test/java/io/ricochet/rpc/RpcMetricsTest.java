@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.TestServers;
@@ -80,6 +81,19 @@ class RpcMetricsTest {
         } finally {
             loops.close();
         }
+    }
+
+    @Test
+    void finishedSinceTimesTheCallFromItsStart() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RpcMetrics metrics = RpcMetrics.server(registry, "m", RpcConfig.DEFAULTS);
+        RpcMetrics.register(metrics);
+        metrics.started();
+        metrics.finishedSince("a", RpcStatus.OK, System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(5));
+        Timer timer = registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", "a").tag("status", "OK").timer();
+        assertEquals(1L, timer.count());
+        assertTrue(timer.totalTime(TimeUnit.MILLISECONDS) >= 5, "recorded " + timer.totalTime(TimeUnit.MILLISECONDS) + " ms");
+        assertEquals(0, metrics.inFlight());
     }
 
     @Test

@@ -84,6 +84,8 @@ public final class UpdateLoad extends RpcLoadBase {
         long lastServerSequence;
         long firstSendNanos;
         long lastAnswerNanos;
+        /** Wall-clock micros minus monotonic micros, taken once a phase: a send's wall time without a second clock read. */
+        long wallOffsetMicros;
         boolean issuing;
 
         Driver(int index, RpcClient client) {
@@ -105,6 +107,7 @@ public final class UpdateLoad extends RpcLoadBase {
                 errors = 0;
                 firstSendNanos = 0;
                 lastAnswerNanos = 0;
+                wallOffsetMicros = System.currentTimeMillis() * 1000 - System.nanoTime() / 1000;
                 histogram.reset();
                 if (calls == 0) {
                     phase.complete(null);
@@ -125,9 +128,9 @@ public final class UpdateLoad extends RpcLoadBase {
                 while (sending && inFlight < spec.inFlight() && issued < quota) {
                     long sequence = ++issued;
                     inFlight++;
-                    BenchMessage request = BenchMessage.newBuilder().setClientId(index).setSequence(sequence)
-                            .setClientSendTimeMicros(System.currentTimeMillis() * 1000).setBody(body).build();
                     long sent = System.nanoTime();
+                    BenchMessage request = BenchMessage.newBuilder().setClientId(index).setSequence(sequence)
+                            .setClientSendTimeMicros(wallOffsetMicros + sent / 1000).setBody(body).build();
                     if (firstSendNanos == 0) {
                         firstSendNanos = sent;
                     }
