@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The echo server against honest baselines, all driven by the same independent native epoll client
 # (native-echo-client/echo_client.c), each server in its own process with one I/O thread:
-#   ricochet  the echo server as shipped (metrics on, defaults otherwise);
+#   ricochet  the echo server as shipped (metrics on, Netty's leak detector off, defaults otherwise);
 #   netty     idiomatic Netty (jmh: io.ricochet.baseline.NettyEchoServer): Netty's codecs, flush per read batch;
 #   naive     the same with a flush per frame, a labelled row only;
 #   c         a single-threaded C epoll server (native-echo-server/echo_server.c), the physical reference.
