@@ -107,8 +107,10 @@ class RpcMetricsTest {
         metrics.close();
         metrics.started();
         metrics.started();
+        metrics.started();
         metrics.finished("b", RpcStatus.OK, 1);
         metrics.finished("a", RpcStatus.OK, 1);
+        metrics.finishedSince("a", RpcStatus.OK, System.nanoTime());
         assertEquals(List.of(), registry.getMeters());
         assertEquals(0, metrics.inFlight());
     }
