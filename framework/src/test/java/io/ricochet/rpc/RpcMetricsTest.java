@@ -86,11 +86,10 @@ class RpcMetricsTest {
     @Test
     void finishedSinceTimesTheCallFromItsStart() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RpcMetrics metrics = RpcMetrics.server(registry, "m", RpcConfig.DEFAULTS);
-        RpcMetrics.register(metrics);
+        RpcMetrics metrics = registeredServerSide(registry);
         metrics.started();
         metrics.finishedSince("a", RpcStatus.OK, System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(5));
-        Timer timer = registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", "a").tag("status", "OK").timer();
+        Timer timer = timerOfOk(registry, "a");
         assertEquals(1L, timer.count());
         assertTrue(timer.totalTime(TimeUnit.MILLISECONDS) >= 5, "recorded " + timer.totalTime(TimeUnit.MILLISECONDS) + " ms");
         assertEquals(0, metrics.inFlight());
@@ -99,11 +98,10 @@ class RpcMetricsTest {
     @Test
     void closedMetersCountNothingAndRegisterNothing() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RpcMetrics metrics = RpcMetrics.server(registry, "m", RpcConfig.DEFAULTS);
-        RpcMetrics.register(metrics);
+        RpcMetrics metrics = registeredServerSide(registry);
         metrics.started();
         metrics.finished("a", RpcStatus.OK, 1);
-        assertEquals(1L, registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", "a").tag("status", "OK").timer().count());
+        assertEquals(1L, timerOfOk(registry, "a").count());
         metrics.close();
         metrics.started();
         metrics.started();
@@ -195,5 +193,15 @@ class RpcMetricsTest {
     private static List<String> rpcMeters(SimpleMeterRegistry registry) {
         return registry.getMeters().stream().map(Meter::getId).filter(id -> id.getName().startsWith("ricochet.rpc"))
                 .map(Object::toString).toList();
+    }
+
+    private static RpcMetrics registeredServerSide(SimpleMeterRegistry registry) {
+        RpcMetrics metrics = RpcMetrics.server(registry, "m", RpcConfig.DEFAULTS);
+        RpcMetrics.register(metrics);
+        return metrics;
+    }
+
+    private static Timer timerOfOk(SimpleMeterRegistry registry, String method) {
+        return registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", method).tag("status", "OK").timer();
     }
 }
