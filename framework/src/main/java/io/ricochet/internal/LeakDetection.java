@@ -15,7 +15,8 @@ public final class LeakDetection {
      * line set its level (under either name). At Netty's default level a sampled buffer records stack traces when it
      * is allocated and released, and every pipeline hop touches its message: about 5% of an RPC server's I/O thread.
      * The sampled buffers are also a second class at a hot loop's buffer calls, which C2 then compiles with a type
-     * check and a virtual call: the in-place echo was 1.7x slower at 1 KiB frames. Tests run the detector at paranoid, where leaks are found.
+     * check and a virtual call: the in-place echo was 1.7x slower at 1 KiB frames. Tests run the detector at
+     * paranoid, where leaks are found.
      */
     public static void offUnlessAsked() {
         if (System.getProperty(LEVEL_PROPERTY) == null && System.getProperty(OLD_LEVEL_PROPERTY) == null) {

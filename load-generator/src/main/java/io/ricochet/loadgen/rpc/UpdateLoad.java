@@ -84,7 +84,10 @@ public final class UpdateLoad extends RpcLoadBase {
         long lastServerSequence;
         long firstSendNanos;
         long lastAnswerNanos;
-        /** Wall-clock micros minus monotonic micros, taken once a phase: a send's wall time without a second clock read. */
+        /**
+         * Wall-clock micros minus monotonic micros, taken once a phase: a send's wall time without a second clock
+         * read. The bench message's send time is only compared for equality, so a clock step mid-phase is harmless.
+         */
         long wallOffsetMicros;
         boolean issuing;
 
