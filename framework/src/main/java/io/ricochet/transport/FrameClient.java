@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
@@ -241,6 +242,40 @@ public final class FrameClient implements AutoCloseable {
             return connectQuic(remote, local, loop, init, null);
         }
         ChannelFuture connected = bootstrap(loop).handler(init).connect(remote, local);
+        track(connected, null);
+        return connected;
+    }
+
+    /**
+     * A connected UDP socket to {@code remote}, one frame per datagram (docs/protocol.md): {@code handler} writes whole
+     * frames, length field included, and receives each datagram's content (a {@link ByteBuf} it must release); there is
+     * no TLS or Noise over UDP. A datagram with a body up to this client's max frame (and UDP's own limit) is received
+     * whole.
+     *
+     * <pre>{@code
+     * ChannelFuture socket = client.connectDatagram(target, null, null, handler, 0);
+     * }</pre>
+     *
+     * @param local             the source address to bind, or null for any
+     * @param loop              the event loop to run on (one of {@link #eventLoops()}), or null for the next one
+     * @param socketBufferBytes the socket's send and receive buffers, or 0 for the kernel's default
+     */
+    public ChannelFuture connectDatagram(InetSocketAddress remote, InetSocketAddress local, EventLoop loop,
+            ChannelHandler handler, int socketBufferBytes) {
+        Checks.notNull("handler", handler);
+        Checks.notNegative("socketBufferBytes", socketBufferBytes);
+        if (tls != null || noise != null || quic != null) {
+            throw new IllegalStateException("connectDatagram: a client with TLS, Noise or QUIC (expected: a plain one)");
+        }
+        Bootstrap bootstrap = new Bootstrap().group(loop != null ? loop : loops.group().next())
+                .channel(loops.transport().datagramChannel())
+                .option(ChannelOption.RECVBUF_ALLOCATOR,
+                        new FixedRecvByteBufAllocator(lengthField.width() + Math.min(maxFrame, lengthField.largestUdpBody()) + 1))
+                .handler(handler);
+        if (socketBufferBytes > 0) {
+            bootstrap.option(ChannelOption.SO_SNDBUF, socketBufferBytes).option(ChannelOption.SO_RCVBUF, socketBufferBytes);
+        }
+        ChannelFuture connected = local == null ? bootstrap.connect(remote) : bootstrap.connect(remote, local);
         track(connected, null);
         return connected;
     }

@@ -1,7 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.TransportKind;
-import io.ricochet.loadgen.scenario.Targets;
+import io.ricochet.loadgen.engine.Targets;
 import java.net.URI;
 import java.nio.file.Path;
 import io.ricochet.loadgen.report.threshold.Threshold;
@@ -76,6 +76,11 @@ final class CommonOptions {
             description = "A pass/fail condition on the summary, repeatable: p99<2ms, errors==0, qps>100k, "
                     + "error_rate<=0.1%%, loss<1%%. A broken one makes the run exit 99; the summary says which.")
     List<Threshold> thresholds = new ArrayList<>();
+
+    @Shard(Shard.Rule.WORKER_INDEX)
+    @Option(names = "--worker-index", hidden = true, defaultValue = "0",
+            description = "This process's index among a controller's workers, which workloads see; the controller sets it.")
+    int workerIndex;
 
     @Mixin
     TlsOptions tls = new TlsOptions();

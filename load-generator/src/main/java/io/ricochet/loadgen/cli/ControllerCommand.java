@@ -258,7 +258,7 @@ class ControllerCommand implements Callable<Integer> {
                 : (Integer) sub.commandSpec().findOption("--in-flight").getValue();
         return new RpcSummary(m.command(), m.target(), m.io(), planned, m.connections(), inFlight, m.requests(), m.ok(),
                 m.bad(), m.errors(), m.durationS(), Math.round(m.ok() / Math.max(m.durationS(), 1e-3) * 1000) / 1000.0,
-                m.latencyUs(), Map.of(), List.of(), m.server(), m.firstError());
+                m.latencyUs(), m.latencyKind(), Map.of(), List.of(), m.server(), m.firstError(), m.firstBad());
     }
 
     private WorkerExecutor executor(Path report) throws IOException {

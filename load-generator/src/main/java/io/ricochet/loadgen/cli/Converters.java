@@ -4,7 +4,7 @@ import io.ricochet.config.ByteSizes;
 import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
 import io.ricochet.config.TransportKind;
-import io.ricochet.loadgen.scenario.Targets;
+import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

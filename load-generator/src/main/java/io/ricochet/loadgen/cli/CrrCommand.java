@@ -1,14 +1,14 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.scenario.CrrLoad;
-import io.ricochet.loadgen.scenario.LoadSpec;
-import io.ricochet.loadgen.scenario.RunOptions;
-import io.ricochet.loadgen.scenario.LoadRun;
+import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.run.FrameRuns;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.tls.QuicResumption;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.RunHooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,6 +52,7 @@ final class CrrCommand extends ScenarioCommand {
                 : resume ? QuicResumption.RESUME : QuicResumption.NEVER;
         LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.protocol(load.protocol)
                 .connections(concurrency));
+        FrameWorkload workload = Scenarios.workload(commandSpec, common, load);
         Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                 Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false,
@@ -59,8 +60,8 @@ final class CrrCommand extends ScenarioCommand {
             LoadSpec spec = builder.targets(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
-            Summary summary = new LoadRun(spec, new RunOptions("crr", target.scrape(), common.report, System.err,
-                    Scenarios.config("crr", spec), hooks), s -> new CrrLoad(s, resume)).run();
+            Summary summary = FrameRuns.perRequest("crr", spec, workload, resume, new RunOptions("crr",
+                    target.scrape(), common.report, System.err, Scenarios.config("crr", spec, load), hooks));
             java.io.PrintWriter out = commandSpec.commandLine().getOut();
             return RunSupport.conclude(common, summary, RunSupport.exitStatus(summary, common.maxErrorRate),
                     () -> io.ricochet.loadgen.report.SummaryTable.print(summary, out), out);

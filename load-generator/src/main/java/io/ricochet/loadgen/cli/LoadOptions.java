@@ -4,6 +4,7 @@ import io.ricochet.config.LengthField;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The shape of one request stream, shared by the echo-style commands. */
@@ -50,6 +51,9 @@ final class LoadOptions {
     @Option(names = "--first-connection", hidden = true, defaultValue = "0",
             description = "The run-wide number of this process's first connection; a controller gives each worker its own.")
     long firstConnection;
+
+    @Mixin
+    FrameWorkloadOptions requests = new FrameWorkloadOptions();
 
     LengthField field() {
         return LengthField.ofWidth(lengthField);

@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.RunHooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

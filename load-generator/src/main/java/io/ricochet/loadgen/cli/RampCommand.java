@@ -1,15 +1,16 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.Durations;
-import io.ricochet.config.InvalidValueException;
 import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.scenario.LoadRun;
-import io.ricochet.loadgen.scenario.LoadSpec;
-import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RateSearch;
+import io.ricochet.loadgen.run.FrameRuns;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.workload.FrameWorkload;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -67,20 +68,16 @@ final class RampCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        RateSearch search;
         try {
-            if (!(startRate > 0)) {
-                throw new InvalidValueException("startRate", Double.toString(startRate), "> 0");
-            }
-            if (!(factor > 1)) {
-                throw new InvalidValueException("factor", Double.toString(factor), "> 1");
-            }
+            search = RateSearch.growingFrom(startRate, factor, maxRate).bisections(refine);
             Checks.inRange("refine", refine, 0, 64);
             Checks.positive("connections", connections);
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
         }
+        FrameWorkload workload = Scenarios.workload(commandSpec, common, load);
         PrintWriter out = commandSpec.commandLine().getOut();
-        List<StepRow> rows = new ArrayList<>();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
                         Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
@@ -88,7 +85,7 @@ final class RampCommand implements Callable<Integer> {
             LoadSpec base;
             try {
                 base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
-                        .pipeline(pipeline).size(load.size.min(), load.size.max()).lengthField(load.field())
+                        .pipeline(pipeline).lengthField(load.field())
                         .duration(load.duration).warmup(load.warmup(false)).timeout(load.timeout)
                         .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
                         .ioThreads(common.ioThreads).transport(common.io)
@@ -103,55 +100,29 @@ final class RampCommand implements Callable<Integer> {
                 System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate,
                         Durations.format(warmupStep));
                 LoadSpec warm = base.toBuilder().duration(warmupStep).build();
-                new LoadRun(warm, new RunOptions("ramp", null, null, null, Scenarios.config("ramp", warm),
-                        alone.uncountedHooks())).run();
+                FrameRuns.held("ramp", warm, workload, new RunOptions("ramp", null, null, null,
+                        Scenarios.config("ramp", warm, load), alone.uncountedHooks()));
             }
-            double good = 0;
-            long goodP99 = 0;
-            double bad = 0;
-            double rate = startRate;
-            int step = 0;
-            while (rate <= maxRate && !alone.stopped()) {
-                Summary s = step(base, rate, target, alone);
+            List<StepRow> rows = new ArrayList<>();
+            RateSearch.Result<Summary> result = search.run(rate -> {
+                Summary s = step(base, workload, rate, target, alone);
                 boolean pass = passes(s, rate);
-                rows.add(progress(StepRow.of(++step, "rate", load.size.max(), rate, s, pass)));
-                if (alone.stopped()) {
-                    // A step cut short says nothing about its rate.
-                    break;
-                }
-                if (!pass) {
-                    bad = rate;
-                    break;
-                }
-                good = rate;
-                goodP99 = s.latencyUs().p99();
-                rate *= factor;
-            }
-            for (int i = 0; i < refine && bad > 0 && good > 0 && !alone.stopped(); i++) {
-                double mid = (good + bad) / 2;
-                Summary s = step(base, mid, target, alone);
-                boolean pass = passes(s, mid);
-                rows.add(progress(StepRow.of(++step, "rate", load.size.max(), mid, s, pass)));
-                if (alone.stopped()) {
-                    break;
-                }
-                if (pass) {
-                    good = mid;
-                    goodP99 = s.latencyUs().p99();
-                } else {
-                    bad = mid;
-                }
-            }
-            String verdict = alone.stopped() ? "stopped by a signal after step " + step
-                    : good == 0 ? "no rate met the SLO of " + slo.toMillis() + " ms"
-                    : bad == 0 ? "every rate up to --max-rate met the SLO" : "knee found";
-            StepsReport report = new StepsReport("ramp", target.address(load.protocol).toString(), load.protocol.tag(), "corrected", rows,
-                    good == 0 ? null : good, good == 0 ? null : goodP99, verdict);
+                rows.add(progress(StepRow.of(rows.size() + 1, "rate", load.size.max(), rate, s, pass)));
+                return new RateSearch.Outcome<>(s, pass, s.qps());
+            }, alone::stopped);
+            RateSearch.Step<Summary> knee = result.best();
+            double good = knee == null ? 0 : knee.rate();
+            String verdict = result.stopped() ? "stopped by a signal after step " + rows.size()
+                    : knee == null ? "no rate met the SLO of " + slo.toMillis() + " ms"
+                    : result.reachedMax() ? "every rate up to --max-rate met the SLO" : "knee found";
+            StepsReport report = new StepsReport("ramp", target.address(load.protocol).toString(), load.protocol.tag(),
+                    "corrected", rows, knee == null ? null : good,
+                    knee == null ? null : knee.outcome().result().latencyUs().p99(), verdict);
             if (common.report != null) {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            return alone.exitStatus(RunSupport.conclude(common, report, good > 0 ? ExitCodes.OK : ExitCodes.FAILED,
+            return alone.exitStatus(RunSupport.conclude(common, report, knee != null ? ExitCodes.OK : ExitCodes.FAILED,
                     () -> SweepCommand.printTable(report, out), out));
         }
     }
@@ -162,11 +133,11 @@ final class RampCommand implements Callable<Integer> {
                 && s.qps() >= 0.9 * rate;
     }
 
-    private Summary step(LoadSpec base, double rate, RunSupport.Target target, StandAlone alone)
-            throws InterruptedException {
+    private Summary step(LoadSpec base, FrameWorkload workload, double rate, RunSupport.Target target,
+            StandAlone alone) throws InterruptedException {
         LoadSpec spec = base.toBuilder().rate(rate).build();
-        return new LoadRun(spec, new RunOptions("ramp", target.scrape(), null, null, Scenarios.config("ramp", spec),
-                alone.hooks())).run();
+        return FrameRuns.held("ramp", spec, workload, new RunOptions("ramp", target.scrape(), null, null,
+                Scenarios.config("ramp", spec, load), alone.hooks()));
     }
 
     private static StepRow progress(StepRow row) {

@@ -1,7 +1,9 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.rpc.RegisterLoad;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.RpcLoad;
+import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.rpc.Registration;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,6 +26,8 @@ final class RegisterCommand extends ScenarioCommand {
 
     @Override
     public int run(RunHooks hooks) throws Exception {
-        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, rpc, RegisterLoad::new, hooks);
+        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, 0, rpc,
+                Map.of("name", "register"),
+                spec -> new RpcLoad(spec, new Registration(rpc.size, spec.seed(), spec.timeout())), hooks);
     }
 }

@@ -1,14 +1,16 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.rpc.UpdateLoad;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.RpcLoad;
+import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.workload.RpcWorkload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "rpc", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "nbagent's RPC test: --clients connections call bench.update for --requests in all, "
-                + "--in-flight at a time each; every answer verified. --target is the RPC port.")
+        description = "RPC load (nbagent's RPC test, ghz's): --clients connections make --requests calls in all, "
+                + "--in-flight at a time each, every answer checked. By default bench.update of the echo server; "
+                + "any method with --proto and --data, or a workload with --workload. --target is the RPC port.")
 final class RpcCommand extends ScenarioCommand {
     @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--clients", converter = Converters.CountConverter.class, defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
@@ -22,11 +24,22 @@ final class RpcCommand extends ScenarioCommand {
             description = "Calls each client keeps waiting, pipelined on its connection (default: ${DEFAULT-VALUE}).")
     int inFlight;
 
+    @Shard(Shard.Rule.SPLIT_RATE)
+    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
+            description = "Total calls/s, open loop, latency corrected for coordinated omission; 0 = closed loop "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double rate;
+
     @Mixin
     RpcOptions rpc;
 
+    @Mixin
+    RpcWorkloadOptions calls = new RpcWorkloadOptions();
+
     @Override
     public int run(RunHooks hooks) throws Exception {
-        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, rpc, UpdateLoad::new, hooks);
+        RpcWorkload workload = calls.resolve(commandSpec.commandLine(), rpc.size, common.seed);
+        return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, rate, rpc, calls.describe(),
+                spec -> new RpcLoad(spec, workload), hooks);
     }
 }

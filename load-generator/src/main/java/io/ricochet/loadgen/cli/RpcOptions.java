@@ -16,4 +16,9 @@ final class RpcOptions {
     @Option(names = "--warmup", converter = Converters.LongCountConverter.class, defaultValue = "0", description = "Untimed calls (rpc) or cycles (register) run first, "
             + "on the same connections, to warm both JITs; a count, not a duration (default: ${DEFAULT-VALUE}).")
     long warmup;
+
+    @Shard(Shard.Rule.CONNECTION_OFFSET)
+    @Option(names = "--first-connection", hidden = true, defaultValue = "0",
+            description = "The run-wide number of this process's first client; a controller gives each worker its own.")
+    long firstConnection;
 }

@@ -1,21 +1,18 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.LengthField;
-import io.ricochet.internal.Checks;
+import io.ricochet.loadgen.engine.RpcLoad;
+import io.ricochet.loadgen.engine.RpcSpec;
+import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
-import io.ricochet.loadgen.rpc.RpcBenchSpec;
-import io.ricochet.loadgen.rpc.RpcRun;
-import io.ricochet.loadgen.rpc.RpcWorkload;
-import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.run.RpcRuns;
+import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,44 +22,45 @@ final class RpcScenarios {
     private RpcScenarios() {
     }
 
+    /**
+     * Runs {@code loadOf}'s load of the spec these options give, {@code workload} describing it for config.json.
+     *
+     * @param inFlight calls each client keeps waiting
+     */
     static int run(String command, CommandSpec commandSpec, CommonOptions common, int clients, long total,
-            int inFlight, RpcOptions rpc, Function<RpcBenchSpec, RpcWorkload> workload,
-            io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
-        int size = rpc.size;
-        Duration timeout = rpc.timeout;
-        long warmup = rpc.warmup;
-        try {
-            Checks.notNegative("warmup", warmup);
-            Checks.positive("clients", clients);
-            Checks.positive("requests", total);
-            Checks.positive("inFlight", inFlight);
-            Checks.inRange("size", size, 0, 1 << 20);
-            Checks.positive("timeout", timeout);
-        } catch (IllegalArgumentException e) {
-            throw FlagNames.usage(commandSpec, e);
-        }
+            int inFlight, double rate, RpcOptions rpc, Map<String, Object> workload, Function<RpcSpec, RpcLoad> loadOf,
+            RunHooks hooks) throws InterruptedException {
+        RpcSpec unresolved = spec(commandSpec, common, clients, total, inFlight, rate, rpc, null);
         RunSupport.requireOneTarget(commandSpec.commandLine(), common, command);
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintStream err = System.err;
         try (RunSupport.Target resolved = RunSupport.target(commandSpec.commandLine(), common, LengthField.TWO,
                 LengthField.TWO.defaultMaxFrame(), Duration.ofSeconds(30), true, Protocol.TCP, err)) {
-            InetSocketAddress target = resolved.rpc();
-            List<URI> scrape = resolved.scrape();
-            RpcBenchSpec spec = new RpcBenchSpec(target, clients, total, warmup, inFlight, size, timeout, common.seed,
-                    common.io, common.ioThreads, RunSupport.within(resolved.tls(), timeout),
-                    RunSupport.within(resolved.noise(), timeout));
-            if (warmup > 0) {
-                err.println("warmup: " + warmup + (command.equals("register") ? " cycles" : " calls")
+            RpcSpec spec = spec(commandSpec, common, clients, total, inFlight, rate, rpc, resolved);
+            if (rpc.warmup > 0) {
+                err.println("warmup: " + rpc.warmup + (command.equals("register") ? " cycles" : " calls")
                         + " on the same connections, not counted");
             }
-            RunOptions options = new RunOptions(command, scrape, common.report, err, config(command, spec), hooks);
-            RpcSummary summary;
-            try (RpcWorkload load = workload.apply(spec)) {
-                summary = new RpcRun(spec, options, common.interval).run(load);
-            }
-            RpcSummary finished = summary;
+            Map<String, Object> config = config(command, spec, rpc.size);
+            config.put("workload", workload);
+            RpcSummary summary = RpcRuns.run(command, loadOf.apply(spec), common.interval,
+                    new RunOptions(command, resolved.scrape(), common.report, err, config, hooks));
             return RunSupport.conclude(common, summary, exitStatus(summary, common.maxErrorRate),
-                    () -> RpcSummaryTable.print(finished, out), out);
+                    () -> RpcSummaryTable.print(summary, out), out);
+        }
+    }
+
+    /** The spec of these options against {@code resolved}'s RPC port; validated (a bad value a usage error) if null. */
+    private static RpcSpec spec(CommandSpec commandSpec, CommonOptions common, int clients, long total, int inFlight,
+            double rate, RpcOptions rpc, RunSupport.Target resolved) {
+        try {
+            io.ricochet.internal.Checks.inRange("size", rpc.size, 0, 1 << 20);
+            return new RpcSpec(resolved == null ? new java.net.InetSocketAddress(0) : resolved.rpc(), clients, total,
+                    rpc.warmup, inFlight, rate, rpc.timeout, common.seed, common.workerIndex, rpc.firstConnection,
+                    common.io, common.ioThreads, resolved == null ? null : RunSupport.within(resolved.tls(), rpc.timeout),
+                    resolved == null ? null : RunSupport.within(resolved.noise(), rpc.timeout));
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(commandSpec, e);
         }
     }
 
@@ -73,7 +71,7 @@ final class RpcScenarios {
         return s.errors() > maxErrorRate * s.requests() ? ExitCodes.FAILED : ExitCodes.OK;
     }
 
-    static Map<String, Object> config(String command, RpcBenchSpec spec) {
+    static Map<String, Object> config(String command, RpcSpec spec, int size) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("command", command);
         c.put("target", spec.target().getHostString() + ":" + spec.target().getPort());
@@ -81,9 +79,11 @@ final class RpcScenarios {
         c.put("total", spec.total());
         c.put("warmup", spec.warmup());
         c.put("in_flight", spec.inFlight());
-        c.put("size", spec.bodySize());
+        c.put("rate", spec.rate());
+        c.put("size", size);
         c.put("timeout_s", spec.timeout().toNanos() / 1e9);
         c.put("seed", spec.seed());
+        c.put("worker", spec.worker());
         c.put("io_threads", spec.ioThreads());
         c.put("client_io", spec.io().label());
         c.put("tls", spec.tls() == null ? "off" : spec.tls().provider());

@@ -5,10 +5,12 @@ import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
-import io.ricochet.loadgen.scenario.LoadRun;
-import io.ricochet.loadgen.scenario.LoadSpec;
-import io.ricochet.loadgen.scenario.RunOptions;
-import io.ricochet.loadgen.scenario.Targets;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.engine.Targets;
+import io.ricochet.loadgen.run.FrameRuns;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.ServerNoiseConfig;
@@ -141,9 +143,11 @@ final class RunSupport {
         return tls == null ? null : new Tls(tls.context(), timeout, tls.provider());
     }
 
-    static int runAndReport(String command, LoadSpec spec, CommonOptions common, List<URI> scrape, PrintWriter out,
-            PrintStream err, Map<String, Object> config, io.ricochet.loadgen.scenario.RunHooks hooks) throws InterruptedException {
-        Summary summary = new LoadRun(spec, new RunOptions(command, scrape, common.report, err, config, hooks)).run();
+    static int runAndReport(String command, LoadSpec spec, FrameWorkload workload, CommonOptions common,
+            List<URI> scrape, PrintWriter out, PrintStream err, Map<String, Object> config, RunHooks hooks)
+            throws InterruptedException {
+        Summary summary = FrameRuns.held(command, spec, workload,
+                new RunOptions(command, scrape, common.report, err, config, hooks));
         return conclude(common, summary, exitStatus(summary, common.maxErrorRate), () -> SummaryTable.print(summary, out),
                 out);
     }

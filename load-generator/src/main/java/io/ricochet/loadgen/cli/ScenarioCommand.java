@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.RunHooks;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;

@@ -1,8 +1,10 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.Durations;
-import io.ricochet.loadgen.scenario.LoadSpec;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.internal.Checks;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -25,6 +27,7 @@ final class Scenarios {
         LoadSpec.Builder builder = validated(commandSpec, common, load, b -> b.protocol(load.protocol)
                 .connections(connections.connections).connectRate(connections.connectRate).pipeline(pipeline)
                 .rate(rate).perConnectionRate(connections.perConnectionRate));
+        FrameWorkload workload = workload(commandSpec, common, load);
         Plans.checkAlone(commandSpec);
         int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
         Duration idle = idleTimeout(connections.perConnectionRate);
@@ -34,7 +37,8 @@ final class Scenarios {
                     .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
                     .noise(RunSupport.within(target.noise(), load.timeout)).build();
             noteWhatRunsDifferently(spec, pipeline, load.warmup == null, commandSpec.commandLine().getErr());
-            return RunSupport.runAndReport(command, spec, common, target.scrape(), out, err, config(command, spec), hooks);
+            return RunSupport.runAndReport(command, spec, workload, common, target.scrape(), out, err,
+                    config(command, spec, load), hooks);
         }
     }
 
@@ -62,16 +66,24 @@ final class Scenarios {
     static LoadSpec.Builder validated(CommandSpec commandSpec, CommonOptions common, LoadOptions load,
             UnaryOperator<LoadSpec.Builder> shape) {
         try {
-            LoadSpec.Builder builder = shape.apply(LoadSpec.builder((InetSocketAddress) null).size(load.size.min(), load.size.max())
+            LoadSpec.Builder builder = shape.apply(LoadSpec.builder((InetSocketAddress) null)
                     .lengthField(load.field()).duration(load.duration).timeout(load.timeout)
-                    .sourceAddresses(load.sourceAddresses.addresses()).firstConnection(load.firstConnection).seed(common.seed).interval(common.interval)
+                    .sourceAddresses(load.sourceAddresses.addresses()).firstConnection(load.firstConnection)
+                    .seed(common.seed).worker(common.workerIndex).interval(common.interval)
                     .ioThreads(common.ioThreads).transport(common.io));
-            boolean openLoop = builder.target(new InetSocketAddress(0)).build().openLoop();
-            builder.warmup(load.warmup(openLoop)).build();
+            LoadSpec spec = builder.target(new InetSocketAddress(0)).build();
+            builder.warmup(load.warmup(spec.openLoop())).build();
+            Checks.inRange("minSize", load.size.min(), 1, spec.largestBody());
+            Checks.inRange("maxSize", load.size.max(), load.size.min(), spec.largestBody());
             return builder;
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
         }
+    }
+
+    /** The command's workload: from a jar, a --payload with its --expect, or generated bodies of --size. */
+    static FrameWorkload workload(CommandSpec commandSpec, CommonOptions common, LoadOptions load) {
+        return load.requests.resolve(commandSpec.commandLine(), load.size.min(), load.size.max(), common.seed);
     }
 
     /** An embedded server's idle timeout: long enough for three requests at the per-connection rate, 30 s at least. */
@@ -79,7 +91,7 @@ final class Scenarios {
         return Duration.ofSeconds(Math.max(30, (long) (perConnectionRate > 0 ? 3 / perConnectionRate : 0)));
     }
 
-    static Map<String, Object> config(String command, LoadSpec spec) {
+    static Map<String, Object> config(String command, LoadSpec spec, LoadOptions load) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("command", command);
         c.put("target", spec.targets().toString());
@@ -89,14 +101,16 @@ final class Scenarios {
         c.put("pipeline", spec.effectivePipeline());
         c.put("rate", spec.rate());
         c.put("per_connection_rate", spec.perConnectionRate());
-        c.put("size_min", spec.minSize());
-        c.put("size_max", spec.maxSize());
+        c.put("size_min", load.size.min());
+        c.put("size_max", load.size.max());
+        c.put("workload", load.requests.describe());
         c.put("length_field", spec.lengthField().width());
         c.put("duration_s", spec.duration().toNanos() / 1e9);
         c.put("warmup_s", spec.warmup().toNanos() / 1e9);
         c.put("timeout_s", spec.timeout().toNanos() / 1e9);
         c.put("source_addresses", spec.sourceAddresses().stream().map(a -> a.getHostAddress()).toList());
         c.put("seed", spec.seed());
+        c.put("worker", spec.worker());
         c.put("max_requests", spec.maxRequests());
         c.put("interval_s", spec.interval().toNanos() / 1e9);
         c.put("io_threads", spec.ioThreads());

@@ -27,8 +27,10 @@ import java.lang.annotation.Target;
         DEAL_ADDRESSES,
         /** The run-wide number of a worker's first connection: the connections of the workers before it. */
         CONNECTION_OFFSET,
-        /** A file, made absolute, so a worker started elsewhere reads the same file. */
+        /** A file, made absolute, so a worker started elsewhere reads the same file; each, if repeated. */
         ABSOLUTE_FILE,
+        /** The worker's own index, which workloads see. */
+        WORKER_INDEX,
         /** The controller's own (target, report, JSON output, scrape): not passed on. */
         CONTROLLER_ONLY
     }

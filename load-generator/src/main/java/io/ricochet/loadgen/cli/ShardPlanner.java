@@ -53,7 +53,8 @@ final class ShardPlanner {
                         for (int i = 0; i < workers; i++) {
                             shards.get(i).add(name + "=" + parts[i]);
                         }
-                        if (name.equals("--connections") || name.equals("--concurrency")) {
+                        if (name.equals("--connections") || name.equals("--concurrency") || name.equals("--clients")
+                                || name.equals("--pairs")) {
                             connections = parts;
                         }
                     } else {
@@ -91,11 +92,17 @@ final class ShardPlanner {
                 case CONNECTION_OFFSET -> offset = option;
                 case ABSOLUTE_FILE -> {
                     if (scenario.hasMatchedOption(name)) {
-                        String file = java.nio.file.Path.of(scenario.matchedOption(name).originalStringValues().get(0))
-                                .toAbsolutePath().toString();
-                        for (List<String> shard : shards) {
-                            shard.add(name + "=" + file);
+                        for (String given : scenario.matchedOption(name).originalStringValues()) {
+                            String file = java.nio.file.Path.of(given).toAbsolutePath().toString();
+                            for (List<String> shard : shards) {
+                                shard.add(name + "=" + file);
+                            }
                         }
+                    }
+                }
+                case WORKER_INDEX -> {
+                    for (int i = 0; i < workers; i++) {
+                        shards.get(i).add(name + "=" + i);
                     }
                 }
                 default -> copy(scenario, option, shards);

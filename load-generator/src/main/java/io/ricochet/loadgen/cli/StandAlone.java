@@ -3,8 +3,8 @@ package io.ricochet.loadgen.cli;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ricochet.loadgen.metrics.GeneratorMetrics;
-import io.ricochet.loadgen.report.IntervalData;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.Interval;
+import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import java.io.PrintStream;
@@ -64,10 +64,10 @@ final class StandAlone implements AutoCloseable {
         return hooks(null);
     }
 
-    private RunHooks hooks(Consumer<IntervalData> intervals) {
+    private RunHooks hooks(Consumer<Interval> intervals) {
         return new RunHooks() {
             @Override
-            public void interval(IntervalData data) {
+            public void interval(Interval data) {
                 if (intervals != null) {
                     intervals.accept(data);
                 }
@@ -81,7 +81,7 @@ final class StandAlone implements AutoCloseable {
     }
 
     /** Where the controller's merged intervals go: the metrics, or nowhere. */
-    Consumer<IntervalData> intervals() {
+    Consumer<Interval> intervals() {
         return metrics != null ? metrics : interval -> { };
     }
 

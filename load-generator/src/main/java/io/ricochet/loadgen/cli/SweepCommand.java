@@ -6,15 +6,18 @@ import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.scenario.LoadRun;
-import io.ricochet.loadgen.scenario.LoadSpec;
-import io.ricochet.loadgen.scenario.RunOptions;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.loadgen.run.FrameRuns;
+import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.transport.Protocol;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -101,23 +104,21 @@ final class SweepCommand implements Callable<Integer> {
                     .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
                     .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
                     .tls(RunSupport.within(target.tls(), timeout))
-                    .noise(RunSupport.within(target.noise(), timeout)).size(1, 1).build();
+                    .noise(RunSupport.within(target.noise(), timeout)).build();
             int step = 0;
             if (!noSizes) {
                 for (int size : sizes(maxSize)) {
                     if (alone.stopped()) {
                         break;
                     }
-                    Summary s = step(base.toBuilder().size(size, size).maxRequests(requestsPerStep).build(), target,
-                            alone);
+                    Summary s = step(base.toBuilder().maxRequests(requestsPerStep).build(), size, target, alone);
                     clean &= s.bad() == 0 && s.errors() == 0;
                     rows.add(progress(StepRow.of(++step, "size", size, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
             }
             if (counts != null) {
                 for (long n = counts.min(); n <= counts.max() && !alone.stopped(); n += counts.min()) {
-                    Summary s = step(base.toBuilder().size(countSize, countSize).maxRequests(n).build(), target,
-                            alone);
+                    Summary s = step(base.toBuilder().maxRequests(n).build(), countSize, target, alone);
                     clean &= s.bad() == 0 && s.errors() == 0;
                     rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
                 }
@@ -134,9 +135,16 @@ final class SweepCommand implements Callable<Integer> {
         }
     }
 
-    private Summary step(LoadSpec spec, RunSupport.Target target, StandAlone alone) throws InterruptedException {
-        return new LoadRun(spec, new RunOptions("sweep", target.scrape(), null, null, Scenarios.config("sweep", spec),
-                alone.hooks())).run();
+    /** One step: {@code spec}'s requests, generated bodies of {@code size} bytes, each reply checked reversed. */
+    private Summary step(LoadSpec spec, int size, RunSupport.Target target, StandAlone alone)
+            throws InterruptedException {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("command", "sweep");
+        config.put("target", spec.targets().toString());
+        config.put("size", size);
+        config.put("max_requests", spec.maxRequests());
+        return FrameRuns.held("sweep", spec, PayloadWorkload.generated(common.seed, size, size),
+                new RunOptions("sweep", target.scrape(), null, null, config, alone.hooks()));
     }
 
     private static StepRow progress(StepRow row) {

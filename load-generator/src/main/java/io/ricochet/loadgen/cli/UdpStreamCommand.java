@@ -6,19 +6,26 @@ import io.ricochet.loadgen.report.ServerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.UdpSearchSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
-import io.ricochet.loadgen.scenario.LoadDriver;
-import io.ricochet.loadgen.scenario.Measurement;
-import io.ricochet.loadgen.scenario.RunOptions;
-import io.ricochet.loadgen.scenario.Schedule;
-import io.ricochet.loadgen.scenario.UdpStream;
-import io.ricochet.loadgen.scenario.ZeroLossSearch;
+import io.ricochet.internal.Checks;
+import io.ricochet.loadgen.engine.DatagramStream;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RateSearch;
+import io.ricochet.loadgen.engine.Schedule;
+import io.ricochet.loadgen.payload.Payload;
+import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.loadgen.report.Summaries;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.run.Runs;
+import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -81,13 +88,16 @@ final class UdpStreamCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LengthField field;
-        ZeroLossSearch searching = null;
+        RateSearch searching = null;
         try {
             field = LengthField.ofWidth(lengthField);
-            io.ricochet.internal.Checks.inRange("size", size, 1, field.largestUdpBody());
-            io.ricochet.internal.Checks.positive("sockets", sockets);
+            Checks.inRange("size", size, 1, field.largestUdpBody());
+            Checks.positive("sockets", sockets);
             if (search) {
-                searching = new ZeroLossSearch(maxLoss, precision, maxTrials);
+                Checks.inRange("maxLoss", maxLoss, 0, 1);
+                Checks.inRange("precision", precision, 0.001, 0.5);
+                Checks.inRange("maxTrials", maxTrials, 2, 100);
+                searching = RateSearch.fromUnlimited().precision(precision).maxTrials(maxTrials);
             }
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(commandSpec, e);
@@ -124,26 +134,34 @@ final class UdpStreamCommand implements Callable<Integer> {
         RunOptions options = new RunOptions("udp-stream", target.scrape(), report, progress, config, alone.hooks());
         // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
         Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
-        try (UdpStream stream = new UdpStream(target.udp().first(), sockets, size, field.width(), ratePps, common.seed,
-                common.io, common.ioThreads)) {
-            return new LoadDriver(options, schedule).run(stream, (measured, written) -> summary(stream, ratePps,
-                    measured));
+        LoadSpec spec = LoadSpec.builder(target.udp()).protocol(Protocol.UDP).connections(sockets).rate(ratePps)
+                .lengthField(field).duration(duration).timeout(linger).seed(common.seed).worker(common.workerIndex)
+                .interval(common.interval).ioThreads(common.ioThreads).transport(common.io).build();
+        // One body in every datagram: checking a reply is one comparison per byte.
+        FrameWorkload workload = PayloadWorkload.constantReversed(Payload.body(common.seed, size));
+        InetSocketAddress udp = target.udp().first();
+        String where = udp.getHostString() + ":" + udp.getPort();
+        try (DatagramStream stream = new DatagramStream(spec, workload)) {
+            return Runs.measure(stream, schedule, options, (measured, server, written) -> Summaries.datagrams(where,
+                    sockets, size, ratePps, measured, server));
         }
     }
 
-    private int search(ZeroLossSearch searching, RunSupport.Target target, LengthField field, StandAlone alone,
+    private int search(RateSearch searching, RunSupport.Target target, LengthField field, StandAlone alone,
             PrintWriter out) throws Exception {
-        ZeroLossSearch.Result result = searching.run(ratePps -> {
+        RateSearch.Result<UdpStreamSummary> result = searching.run(ratePps -> {
             UdpStreamSummary t = trial(ratePps, target, field, alone, null, null);
+            boolean pass = passes(t);
             System.err.printf(Locale.ROOT, "[trial] rate %s: sent %.0f/s, received %.0f/s, loss %.3f%% -> %s%n",
                     ratePps == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f/s", ratePps), t.sentPps(),
-                    t.receivedPps(), t.loss() * 100, searching.passes(t) ? "pass" : "fail");
-            return t;
+                    t.receivedPps(), t.loss() * 100, pass ? "pass" : "fail");
+            return new RateSearch.Outcome<>(t, pass, t.sentPps());
         }, alone::stopped);
-        UdpStreamSummary best = result.best();
+        List<UdpStreamSummary> trials = result.steps().stream().map(s -> s.outcome().result()).toList();
+        UdpStreamSummary best = result.best() == null ? null : result.best().outcome().result();
         String where = target.udp().first().getHostString() + ":" + target.udp().first().getPort();
-        UdpSearchSummary summary = new UdpSearchSummary("udp-stream", where, result.trials().get(0).io(), sockets,
-                size, maxLoss, precision, result.trials(), best == null ? null : best.receivedPps(),
+        UdpSearchSummary summary = new UdpSearchSummary("udp-stream", where, trials.get(0).io(), sockets,
+                size, maxLoss, precision, trials, best == null ? null : best.receivedPps(),
                 best == null ? null : best.receivedBytesPerS(), result.clientLimited(),
                 best == null ? "no rate kept loss within " + percent(maxLoss)
                         : result.clientLimited() ? "the client's fastest rate kept loss within " + percent(maxLoss)
@@ -153,19 +171,14 @@ final class UdpStreamCommand implements Callable<Integer> {
             Files.createDirectories(common.report);
             ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
         }
-        boolean clean = result.trials().stream().allMatch(t -> t.bad() == 0);
+        boolean clean = trials.stream().allMatch(t -> t.bad() == 0);
         return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILED,
-                () -> printSearch(summary, searching, out), out);
+                () -> printSearch(summary, out), out);
     }
 
-    private UdpStreamSummary summary(UdpStream stream, double ratePps, Measurement measured) {
-        long sent = measured.total().sent();
-        long received = measured.total().ok();
-        double seconds = measured.sendingSeconds();
-        return new UdpStreamSummary("udp-stream", stream.target().getHostString() + ":" + stream.target().getPort(),
-                stream.io().kind().label(), sockets, size, round(seconds), ratePps, sent, received, measured.total().bad(),
-                round(sent / seconds), round(received / seconds), round(received * (double) size / seconds),
-                sent == 0 ? 0 : round(1 - (double) received / sent), measured.server());
+    /** Whether a trial offered the rate asked and lost no more than the bound, with every reply verified. */
+    private boolean passes(UdpStreamSummary trial) {
+        return trial.sent() > 0 && trial.bad() == 0 && trial.loss() <= maxLoss && !trial.sentLessThanAsked();
     }
 
     private void printTable(UdpStreamSummary summary, PrintWriter out) {
@@ -205,7 +218,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                 summary.received());
     }
 
-    private static void printSearch(UdpSearchSummary summary, ZeroLossSearch searching, PrintWriter out) {
+    private void printSearch(UdpSearchSummary summary, PrintWriter out) {
         out.printf(Locale.ROOT, "udp-stream --search -> %s (%s), %d socket(s), %d-byte bodies, max loss %s%n",
                 summary.target(), summary.io(), summary.sockets(), summary.size(), percent(summary.maxLoss()));
         out.printf(Locale.ROOT, "%5s %12s %12s %12s %9s %12s %12s %6s%n", "trial", "rate", "sent_pps", "recv_pps",
@@ -217,7 +230,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                     t.ratePps() == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f", t.ratePps()), t.sentPps(),
                     t.receivedPps(), t.loss() * 100, server == null ? "-" : count(server.framesReceived()),
                     server == null ? "-" : count(server.framesSent()),
-                    searching.passes(t) ? "yes" : "no");
+                    passes(t) ? "yes" : "no");
         }
         if (summary.zeroLossPps() != null) {
             out.printf(Locale.ROOT, "zero-loss rate: %.0f datagrams/s, %.0f body bytes/s (%s)%n", summary.zeroLossPps(),

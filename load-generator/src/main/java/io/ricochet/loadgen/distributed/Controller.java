@@ -19,7 +19,11 @@ import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.Summaries;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.engine.Latencies;
+import io.ricochet.loadgen.engine.LoadFacts;
+import io.ricochet.loadgen.engine.Measurement;
 import io.ricochet.loadgen.report.WorkerRow;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.scrape.ServerSamples;
@@ -462,6 +466,7 @@ public final class Controller implements AutoCloseable {
         double duration = 0;
         WorkerSummary first = null;
         String firstError = null;
+        String firstBad = null;
         List<WorkerRow> rows = new ArrayList<>();
         for (WorkerStatus w : workers) {
             ok += w.ok;
@@ -481,6 +486,9 @@ public final class Controller implements AutoCloseable {
                 if (firstError == null && !w.summary.getFirstError().isEmpty()) {
                     firstError = "worker " + w.index + ": " + clipError(w.summary.getFirstError());
                 }
+                if (firstBad == null && !w.summary.getFirstBad().isEmpty()) {
+                    firstBad = "worker " + w.index + ": " + clipError(w.summary.getFirstBad());
+                }
             }
             if (firstError == null && w.state == WorkerState.FAILED) {
                 firstError = "worker " + w.index + ": " + w.reason;
@@ -491,20 +499,21 @@ public final class Controller implements AutoCloseable {
         if (duration == 0) {
             duration = Math.max(elapsed, 1e-3);
         }
-        long completed = ok + bad + errors;
         String kind = first == null ? "closed_loop" : first.getLatencyKind();
         boolean open = kind.equals("corrected");
         // Workers over TLS or Noise say so in their summaries: then the merged one has a handshake histogram too.
         boolean tls = first != null && first.getHandshakes();
-        Summary merged = new Summary(settings.command(), settings.target(),
-                first == null ? "-" : first.getTransport(), first == null ? "-" : first.getIo(), completed, connections,
-                ok, bad, errors, late, connectFailures,
-                round(duration), round(completed / duration), round(okBytes / duration), LatencySummary.of(latency), kind,
-                open ? LatencySummary.of(service) : null, LatencySummary.of(connect),
-                tls ? LatencySummary.of(handshake) : null, tls ? handshakeFailures : null,
+        // The merged latency is the reported one: corrected in open loop, the service time in closed loop.
+        Latencies latencies = new Latencies(open ? latency : RunStats.newHistogram(), open ? service : latency, connect,
+                handshake);
+        LoadFacts facts = new LoadFacts(first == null ? "-" : first.getIo(), kind,
                 first == null || first.getTlsSession().isEmpty() ? null : first.getTlsSession(),
-                earlyCounted ? new Summary.EarlyData(early, quicConnections) : null, server.summary(base),
-                firstError);
+                earlyCounted ? new LoadFacts.EarlyData(early, quicConnections) : null, firstError, firstBad, 0,
+                Map.of(), List.of());
+        Measurement measured = new Measurement(new RunStats.Counts(ok + bad + errors, ok, bad, errors, late, okBytes, 0,
+                connectFailures), duration, duration, latencies, handshakeFailures, facts);
+        Summary merged = Summaries.frames(settings.command(), settings.target(),
+                first == null ? "-" : first.getTransport(), connections, measured, tls, server.summary(base));
         String news = refused.news(System.nanoTime(), true);
         if (news != null) {
             settings.progress().println(news);

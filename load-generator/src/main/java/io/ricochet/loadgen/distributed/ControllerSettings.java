@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
-import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.engine.Interval;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ import java.util.function.Consumer;
 public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
         String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, Duration warmup,
         List<URI> scrape, Path reportDir,
-        PrintStream progress, Map<String, Object> config, String runSecret, Consumer<IntervalData> intervals) {
+        PrintStream progress, Map<String, Object> config, String runSecret, Consumer<Interval> intervals) {
 
     public int workers() {
         return shards.size();

@@ -1,7 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
-import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.HashSet;
 import java.util.Set;
@@ -52,8 +52,8 @@ final class IntervalMerger {
          * The merged interval as one run's would be, for the {@link io.ricochet.loadgen.report.IntervalReporter}; with
          * a handshake histogram once the run's workers have timed handshakes.
          */
-        IntervalData toInterval(boolean handshakes) {
-            return new IntervalData(interval, elapsedS, startMillis, endMillis, openConnections,
+        Interval toInterval(boolean handshakes) {
+            return new Interval(interval, elapsedS, startMillis, endMillis, openConnections,
                     new RunStats.Counts(sent, ok, bad, errors, late, okBytes, connects, connectFailures), latency, service,
                     connect, handshakes ? handshake : null, handshakeFailures);
         }

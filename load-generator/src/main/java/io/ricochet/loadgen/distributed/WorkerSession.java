@@ -9,8 +9,8 @@ import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
-import io.ricochet.loadgen.report.IntervalData;
-import io.ricochet.loadgen.scenario.RunHooks;
+import io.ricochet.loadgen.engine.Interval;
+import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
@@ -101,7 +101,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
     }
 
     @Override
-    public void interval(IntervalData d) {
+    public void interval(Interval d) {
         IntervalReport report = IntervalReport.newBuilder().setIndex(index).setInterval(d.index())
                 .setElapsedS(d.elapsedS()).setStartMillis(d.startMillis()).setEndMillis(d.endMillis())
                 .setOpenConnections(d.openConnections()).setSent(d.delta().sent()).setOk(d.delta().ok())

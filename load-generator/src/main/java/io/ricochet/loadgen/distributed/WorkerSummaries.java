@@ -22,7 +22,7 @@ final class WorkerSummaries {
             WorkerSummary.Builder typed = WorkerSummary.newBuilder().setTransport(s.transport()).setIo(s.io())
                     .setConnections(s.connections()).setDurationS(s.durationS()).setLatencyKind(s.latencyKind())
                     .setHandshakes(s.handshakeTimeUs() != null).setTlsSession(orEmpty(s.tlsSession()))
-                    .setFirstError(orEmpty(s.firstError()));
+                    .setFirstError(orEmpty(s.firstError())).setFirstBad(orEmpty(s.firstBad()));
             if (s.earlyData() != null) {
                 typed.setEarlyDataCounted(true).setEarlyData(s.earlyData().early())
                         .setQuicConnections(s.earlyData().connections());
@@ -31,8 +31,8 @@ final class WorkerSummaries {
         }
         if (summary instanceof RpcSummary r) {
             return WorkerSummary.newBuilder().setTransport("rpc").setIo(r.io()).setConnections(r.concurrency())
-                    .setDurationS(r.totalTimeS()).setLatencyKind("closed_loop").setFirstError(orEmpty(r.firstError()))
-                    .build();
+                    .setDurationS(r.totalTimeS()).setLatencyKind(r.latencyKind())
+                    .setFirstError(orEmpty(r.firstError())).setFirstBad(orEmpty(r.firstBad())).build();
         }
         throw new IllegalArgumentException("summary: a " + summary.getClass().getSimpleName()
                 + " (expected: Summary or RpcSummary)");

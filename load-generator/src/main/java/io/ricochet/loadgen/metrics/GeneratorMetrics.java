@@ -10,18 +10,18 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
  * The load generator's own figures for Prometheus: what the run's intervals added up to so far. It takes every
- * measured interval (the same {@link IntervalData} the report and the controller get, so the endpoint and the report
+ * measured interval (the same {@link Interval} the report and the controller get, so the endpoint and the report
  * cannot disagree) and answers each scrape with counters, a connections gauge and latency as classic histograms whose
  * buckets are read from the run's HdrHistograms. Figures move once per {@code --interval}; warmup is not counted.
  */
-public final class GeneratorMetrics implements Consumer<IntervalData>, MultiCollector {
+public final class GeneratorMetrics implements Consumer<Interval>, MultiCollector {
     /** Bucket bounds in microseconds, 50 µs to 10 s: the range between a loopback round trip and a timeout. */
     private static final long[] BOUNDS_US = {50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000,
         100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000};
@@ -36,7 +36,7 @@ public final class GeneratorMetrics implements Consumer<IntervalData>, MultiColl
 
     /** Adds one interval; called by the reporting thread while a scrape may be reading. */
     @Override
-    public synchronized void accept(IntervalData interval) {
+    public synchronized void accept(Interval interval) {
         totals = totals.plus(interval.delta());
         handshakeFailures += interval.handshakeFailures();
         connections = interval.openConnections();

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.scrape.ServerSample;
 import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintStream;
@@ -14,14 +15,14 @@ import org.HdrHistogram.Histogram;
 public final class IntervalReporter {
     private final ReportWriter report;
     private final PrintStream progress;
-    private final Consumer<IntervalData> handOver;
+    private final Consumer<Interval> handOver;
 
     /**
      * @param report   the report directory's writer, or null for none
      * @param progress where progress lines go, or null for none
      * @param handOver what else takes each interval (a worker's hooks); it must copy what it keeps
      */
-    public IntervalReporter(ReportWriter report, PrintStream progress, Consumer<IntervalData> handOver) {
+    public IntervalReporter(ReportWriter report, PrintStream progress, Consumer<Interval> handOver) {
         this.report = report;
         this.progress = progress;
         this.handOver = handOver;
@@ -31,7 +32,7 @@ public final class IntervalReporter {
      * Reports {@code interval}, whose rate is taken over {@code lengthS} seconds (its real length: the last interval
      * of a run is cut short or stretched by the drain), with the server as {@code server} sampled it.
      */
-    public IntervalRow emit(IntervalData interval, double lengthS, ServerSample server, ProgressLine line) {
+    public IntervalRow emit(Interval interval, double lengthS, ServerSample server, ProgressLine line) {
         Histogram latency = interval.latency();
         RunStats.Counts delta = interval.delta();
         IntervalRow row = new IntervalRow(interval.elapsedS(), interval.openConnections(), delta.completed(),

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.engine.Interval;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -9,7 +10,7 @@ import java.util.function.Supplier;
 @FunctionalInterface
 public interface ProgressLine {
 
-    String format(IntervalData interval, IntervalRow row);
+    String format(Interval interval, IntervalRow row);
 
     /** A run of a set duration: {@code [  2.0s/10.0s] connections 100  qps …}. */
     static ProgressLine timed(Duration duration) {
@@ -28,7 +29,7 @@ public interface ProgressLine {
                 connectFailures(interval, lastConnectFailure.get()));
     }
 
-    private static String connectFailures(IntervalData interval, String reason) {
+    private static String connectFailures(Interval interval, String reason) {
         long failures = interval.delta().connectFailures();
         return failures == 0 ? "" : "  connect failures " + failures + (reason == null ? "" : " (" + reason + ")");
     }

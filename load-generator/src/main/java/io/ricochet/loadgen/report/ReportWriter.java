@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.engine.Interval;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -55,7 +56,7 @@ public final class ReportWriter implements AutoCloseable {
     }
 
     /** One interval: its row, and each histogram the run keeps in its log, so every log has one entry per interval. */
-    public void interval(IntervalRow row, IntervalData interval) {
+    public void interval(IntervalRow row, Interval interval) {
         try {
             // Flushed row by row, so an interrupted run keeps what it measured.
             intervals.write(row).flush();
@@ -68,7 +69,7 @@ public final class ReportWriter implements AutoCloseable {
         append("handshake", "TLS or Noise handshake time", interval.handshake(), interval);
     }
 
-    private void append(String name, String what, Histogram histogram, IntervalData interval) {
+    private void append(String name, String what, Histogram histogram, Interval interval) {
         if (histogram != null) {
             log(name, what).write(histogram, interval);
         }
@@ -97,7 +98,7 @@ public final class ReportWriter implements AutoCloseable {
             writer.outputLegend();
         }
 
-        void write(Histogram histogram, IntervalData interval) {
+        void write(Histogram histogram, Interval interval) {
             histogram.setStartTimeStamp(interval.startMillis());
             histogram.setEndTimeStamp(interval.endMillis());
             writer.outputIntervalHistogram(histogram);

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * The end of an {@code rpc} or {@code register} run, in nbagent's columns: number of requests,
  * concurrency, received, received OK, total time, QPS and latency. For {@code register} a request is
- * one cycle (register, call, unregister, call again), and {@code steps} has each step's latency.
+ * one cycle (register, call, unregister, call again), and {@code steps} has each step's latency. {@code latencyKind} is
+ * {@code closed_loop}, or {@code corrected} for calls at a {@code --rate}.
  */
 public record RpcSummary(
         String command,
@@ -22,8 +23,10 @@ public record RpcSummary(
         double totalTimeS,
         double qps,
         LatencySummary latencyUs,
+        String latencyKind,
         Map<String, LatencySummary> stepsLatencyUs,
         List<ClientRow> clients,
         ServerSummary server,
-        String firstError) {
+        String firstError,
+        String firstBad) {
 }

@@ -50,6 +50,9 @@ public final class RpcSummaryTable {
         if (s.firstError() != null) {
             out.println("first error: " + s.firstError());
         }
+        if (s.firstBad() != null) {
+            out.println("first bad reply: " + s.firstBad());
+        }
         out.flush();
     }
 }

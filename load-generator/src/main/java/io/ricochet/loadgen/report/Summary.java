@@ -8,7 +8,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}. {@code handshakeTimeUs}
  * (TLS handshakes, from the TCP connect to the handshake's end) and {@code handshakeFailures} are
  * present only over TLS. {@code earlyData}, over QUIC only ({@code crr}), says how many transactions sent their request
- * before the handshake completed (0-RTT), warmup included.
+ * before the handshake completed (0-RTT), warmup included. {@code firstError} is the first failure (a connect, a request
+ * unanswered, a workload's exception), {@code firstBad} the first bad reply's request and the check's reason.
  */
 public record Summary(
         String command,
@@ -34,7 +35,8 @@ public record Summary(
         @JsonInclude(JsonInclude.Include.NON_NULL) String tlsSession,
         @JsonInclude(JsonInclude.Include.NON_NULL) EarlyData earlyData,
         ServerSummary server,
-        String firstError) {
+        String firstError,
+        String firstBad) {
 
     /** Of {@code connections} QUIC connections opened, warmup included, {@code early} sent their first data as 0-RTT. */
     public record EarlyData(long early, long connections) {

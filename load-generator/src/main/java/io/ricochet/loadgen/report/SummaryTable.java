@@ -52,6 +52,9 @@ public final class SummaryTable {
         if (s.firstError() != null) {
             out.println("first error: " + s.firstError());
         }
+        if (s.firstBad() != null) {
+            out.println("first bad reply: " + s.firstBad());
+        }
     }
 
     private static String label(String kind) {

@@ -7,7 +7,7 @@ package io.ricochet.loadgen.report;
  */
 public record UdpStreamSummary(String command, String target, String io, int sockets, int size, double durationS,
         double ratePps, long sent, long received, long bad, double sentPps, double receivedPps,
-        double receivedBytesPerS, double loss, ServerSummary server) {
+        double receivedBytesPerS, double loss, ServerSummary server, String firstBad) {
 
     /** Below this share of the rate asked, the run did not send what was asked, and says so. */
     public static final double RATE_SHORTFALL = 0.95;

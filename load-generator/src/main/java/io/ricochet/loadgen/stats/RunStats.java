@@ -1,6 +1,8 @@
 package io.ricochet.loadgen.stats;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -36,11 +38,29 @@ public final class RunStats {
     public final LongAdder unansweredEnds = new LongAdder();
     public final AtomicInteger openConnections = new AtomicInteger();
     /** The TLS protocol and suite the first handshake settled on, or null: reported, so a run says what it measured. */
-    public final java.util.concurrent.atomic.AtomicReference<String> negotiated =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    public final AtomicReference<String> negotiated = new AtomicReference<>();
     /** Runs bounded by a request count are timed from the first send to the last reply. */
-    public final java.util.concurrent.atomic.AtomicLong firstSendNanos = new java.util.concurrent.atomic.AtomicLong();
-    public final java.util.concurrent.atomic.AtomicLong lastReplyNanos = new java.util.concurrent.atomic.AtomicLong();
+    public final AtomicLong firstSendNanos = new AtomicLong();
+    public final AtomicLong lastReplyNanos = new AtomicLong();
+    /** The first connect, I/O or workload failure, for the summary's {@code first_error}; null if none. */
+    public final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** Why the first bad reply was bad, and which request it answered, for the summary's {@code first_bad}. */
+    public final AtomicReference<String> firstBad = new AtomicReference<>();
+
+    /** Counts a bad reply, keeping its reason (with {@code where}: the connection and request) if it is the first. */
+    public void bad(Object where, String reason) {
+        bad.increment();
+        if (firstBad.get() == null) {
+            firstBad.compareAndSet(null, where + ": " + reason);
+        }
+    }
+
+    /** Keeps {@code failure} as the first failure unless there is one. */
+    public void failed(Throwable failure) {
+        if (firstFailure.get() == null) {
+            firstFailure.compareAndSet(null, failure);
+        }
+    }
 
     public RunStats(int loops) {
         replies = new LoopLatencies[loops];
@@ -109,6 +129,26 @@ public final class RunStats {
             loop.drainInto(correctedOut, serviceOut);
         }
         connectOut.add(connectTime.getIntervalHistogram());
+    }
+
+    /**
+     * Forgets what a warmup run on the same connections counted and recorded (an RPC load's), so measurement starts
+     * from zero; connects and handshakes are kept, as a warmup's are everywhere.
+     */
+    public void resetAfterWarmup() {
+        sent.reset();
+        ok.reset();
+        bad.reset();
+        errors.reset();
+        late.reset();
+        okBytes.reset();
+        unansweredEnds.reset();
+        firstFailure.set(null);
+        firstBad.set(null);
+        Histogram discard = newHistogram();
+        for (LoopLatencies loop : replies) {
+            loop.drainInto(discard, discard);
+        }
     }
 
     /** A consistent-enough read of the counters for one interval row. */

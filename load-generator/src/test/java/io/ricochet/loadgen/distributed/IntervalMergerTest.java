@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
-import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.stats.RunStats;
 import java.time.Duration;
 import java.util.Set;
@@ -120,7 +120,7 @@ class IntervalMergerTest {
                 .setConnectFailures(2).setHandshake(HistogramCodec.encode(handshake)).setHandshakeFailures(1).build());
         add(merger, FakeWorker.report(1, 0).setSent(8).setOk(7).setBad(1).setConnects(1).build());
         assertTrue(merger.timesHandshakes());
-        IntervalData merged = merger.poll(Set.of(0, 1), 0, Long.MAX_VALUE, false).toInterval(merger.timesHandshakes());
+        Interval merged = merger.poll(Set.of(0, 1), 0, Long.MAX_VALUE, false).toInterval(merger.timesHandshakes());
         assertEquals(new RunStats.Counts(20, 17, 1, 1, 1, 0, 4, 2), merged.delta());
         assertEquals(1, merged.handshake().getTotalCount());
         assertEquals(1, merged.handshakeFailures());

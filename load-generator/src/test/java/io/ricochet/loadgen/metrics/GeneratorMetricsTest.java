@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.ricochet.loadgen.report.IntervalData;
+import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,9 +23,9 @@ class GeneratorMetricsTest {
         return h;
     }
 
-    private static IntervalData interval(int connections, RunStats.Counts delta, Histogram latency, Histogram service,
+    private static Interval interval(int connections, RunStats.Counts delta, Histogram latency, Histogram service,
             Histogram connect) {
-        return new IntervalData(0, 1, 0, 1000, connections, delta, latency, service, connect, null, 0);
+        return new Interval(0, 1, 0, 1000, connections, delta, latency, service, connect, null, 0);
     }
 
     private static String scrape(GeneratorMetrics metrics) {

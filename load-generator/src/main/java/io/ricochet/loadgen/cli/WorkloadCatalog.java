@@ -1,0 +1,178 @@
+package io.ricochet.loadgen.cli;
+
+import io.ricochet.loadgen.workload.Workload;
+import io.ricochet.loadgen.workload.WorkloadParameters;
+import io.ricochet.loadgen.workload.WorkloadProvider;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.jar.JarFile;
+import picocli.CommandLine;
+
+/**
+ * The workloads the generator can run by name: every {@link WorkloadProvider} in the jars given with
+ * {@code --workload-jar} and in the {@value #DIRECTORY}/ directory beside load-generator.jar (where an image built
+ * {@code FROM} Ricochet's adds them), loaded on a class loader whose parent is the generator's, so they see its API.
+ * Every problem is a usage error of one line naming the flag, found before any connection is made.
+ */
+final class WorkloadCatalog {
+    /** The directory beside load-generator.jar whose jars are always searched. */
+    static final String DIRECTORY = "workloads";
+
+    private final Map<String, WorkloadProvider> providers;
+    private final Map<String, String> origins;
+
+    private WorkloadCatalog(Map<String, WorkloadProvider> providers, Map<String, String> origins) {
+        this.providers = providers;
+        this.origins = origins;
+    }
+
+    /** Loads the providers of {@code jars} and of the workloads directory; a bad jar is a usage error. */
+    static WorkloadCatalog load(CommandLine cli, List<Path> jars) {
+        List<Path> all = new ArrayList<>();
+        for (Path jar : jars) {
+            all.add(checkedJar(cli, jar));
+        }
+        all.addAll(directoryJars());
+        Map<String, WorkloadProvider> providers = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
+        for (Path jar : all) {
+            URLClassLoader loader;
+            try {
+                loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, WorkloadCatalog.class.getClassLoader());
+            } catch (MalformedURLException e) {
+                throw usage(cli, "--workload-jar " + jar + ": " + e.getMessage());
+            }
+            // Only the providers this jar lists itself: the parent's, and other jars', are found through their own.
+            Iterator<ServiceLoader.Provider<WorkloadProvider>> found = ServiceLoader.load(WorkloadProvider.class, loader)
+                    .stream().iterator();
+            try {
+                while (found.hasNext()) {
+                    ServiceLoader.Provider<WorkloadProvider> p = found.next();
+                    if (p.type().getClassLoader() != loader) {
+                        continue;
+                    }
+                    WorkloadProvider provider = p.get();
+                    String name = provider.name();
+                    if (providers.containsKey(name)) {
+                        throw usage(cli, "--workload-jar " + jar + ": a second workload named " + name + " (the first is in "
+                                + origins.get(name) + ")");
+                    }
+                    providers.put(name, provider);
+                    origins.put(name, jar.getFileName().toString());
+                }
+            } catch (ServiceConfigurationError | LinkageError e) {
+                throw usage(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
+            }
+        }
+        return new WorkloadCatalog(providers, origins);
+    }
+
+    /** A jar the user named: it must exist and be a zip. */
+    private static Path checkedJar(CommandLine cli, Path jar) {
+        if (!Files.isRegularFile(jar)) {
+            throw usage(cli, "--workload-jar " + jar + ": no such file");
+        }
+        try (JarFile ignored = new JarFile(jar.toFile())) {
+            return jar.toAbsolutePath();
+        } catch (IOException | SecurityException e) {
+            throw usage(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
+        }
+    }
+
+    /** The jars in the workloads directory beside the running load-generator.jar; none when run from classes. */
+    static List<Path> directoryJars() {
+        Path dir = directory();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.jar")) {
+            entries.forEach(jars::add);
+        } catch (IOException e) {
+            return List.of();
+        }
+        jars.sort(null);
+        return jars;
+    }
+
+    /** {@value #DIRECTORY}/ beside load-generator.jar, or null when the generator does not run from a jar. */
+    static Path directory() {
+        try {
+            Path code = Path.of(WorkloadCatalog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Files.isRegularFile(code) ? code.resolveSibling(DIRECTORY) : null;
+        } catch (URISyntaxException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The workload {@code name} made with {@code parameters}, of {@code kind}; a name no jar provides, a parameter it
+     * refuses or does not take, or a workload of the other kind is a usage error.
+     */
+    <W extends Workload> W create(CommandLine cli, String name, Map<String, String> parameters, Class<W> kind,
+            String kindName) {
+        WorkloadProvider provider = providers.get(name);
+        if (provider == null) {
+            throw usage(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
+                    ? "none found: give its jar with --workload-jar" : "found: " + String.join(", ", providers.keySet()))
+                    + ")");
+        }
+        WorkloadParameters given = WorkloadParameters.of(parameters);
+        Workload workload;
+        try {
+            workload = provider.create(given);
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, "--workload-param " + e.getMessage());
+        } catch (RuntimeException | LinkageError e) {
+            throw usage(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
+        }
+        if (!given.unread().isEmpty()) {
+            throw usage(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
+                    + " does not take it");
+        }
+        if (!kind.isInstance(workload)) {
+            throw usage(cli, "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
+        }
+        return kind.cast(workload);
+    }
+
+    private static String describe(Workload w) {
+        return w instanceof io.ricochet.loadgen.workload.RpcWorkload ? "RPC workload"
+                : w instanceof io.ricochet.loadgen.workload.FrameWorkload ? "framed workload"
+                : w == null ? "null workload" : w.getClass().getName();
+    }
+
+    /** {@code --workload list}: every workload found, with its jar and description. */
+    void print(PrintWriter out) {
+        if (providers.isEmpty()) {
+            out.println("no workloads found (give jars with --workload-jar, or put them in " + (directory() == null
+                    ? "the workloads/ directory beside load-generator.jar" : directory()) + ")");
+        }
+        providers.forEach((name, p) -> out.println(name + "  (" + origins.get(name) + ")"
+                + (p.description().isEmpty() ? "" : "  " + p.description())));
+        out.flush();
+    }
+
+    private static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.toString() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return m.replaceAll("\\s+", " ").trim();
+    }
+
+    private static CommandLine.ParameterException usage(CommandLine cli, String message) {
+        return new CommandLine.ParameterException(cli, "invalid option value: " + message);
+    }
+}

@@ -1,0 +1,385 @@
+package io.ricochet.loadgen.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.ricochet.codec.FrameHeader;
+import io.ricochet.loadgen.stats.RunStats;
+import io.ricochet.loadgen.workload.Check;
+import io.ricochet.loadgen.workload.FrameConversation;
+import io.ricochet.noise.NoiseHandshakeCompletionEvent;
+import io.ricochet.transport.FrameClient;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One held connection's requests: its conversation makes each request's body and checks each reply, and this lane does
+ * the rest. It writes whole frames (a closed loop's requests of one fill coalesced into one buffer), matches replies to
+ * requests in order, records latency from the intended and the actual send, and fails requests that outlive the
+ * timeout. Per request it keeps two numbers in a ring, nothing else; counts are published once per read or tick.
+ * Event-loop confined.
+ */
+abstract class FrameLane extends Lane {
+    /** A batch is written before it would grow past this; a larger request goes out in a buffer of its own. */
+    static final int MAX_BATCH_BYTES = 256 * 1024;
+    /** How long a lane whose workload failed to make a request waits before it tries again. */
+    private static final long RETRY_AFTER_FAILED_REQUEST_MILLIS = 10;
+
+    protected final HeldConnections load;
+    protected final RunStats stats;
+    protected final ConnectionContext context;
+    private final int width;
+    private final int largestBody;
+    private final int depth;
+    private final long[] intended;
+    private final long[] sentAt;
+    private final int mask;
+    private final long timeoutNanos;
+    private final boolean openLoop;
+    private final boolean timeBounds;
+    protected ChannelHandlerContext ctx;
+    protected FrameConversation conversation;
+    private long nextSeq;
+    private boolean wrote;
+    /** Requests made by the current {@link #fill}, in one buffer, when they {@linkplain #coalescesRequests coalesce}. */
+    private ByteBuf batch;
+    /** The last request's frame size: how much room the next is given before it writes. */
+    private int lastFrameBytes = 64;
+    /** The largest body sent, for the reason given when the server closes. */
+    private int largestSent;
+    private boolean failed;
+    private boolean retryQueued;
+    private long unpublishedSent;
+    private long unpublishedOk;
+    private long unpublishedOkBytes;
+
+    FrameLane(HeldConnections load, LoopDriver driver, long id) {
+        super(driver, load.pace, id, load.spec().effectivePipeline());
+        this.load = load;
+        this.stats = load.stats;
+        this.context = load.context(id);
+        LoadSpec spec = load.spec();
+        this.width = spec.lengthField().width();
+        this.largestBody = spec.largestBody();
+        this.depth = spec.effectivePipeline();
+        int capacity = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
+        this.intended = new long[capacity];
+        this.sentAt = new long[capacity];
+        this.mask = capacity - 1;
+        this.timeoutNanos = spec.timeout().toNanos();
+        this.openLoop = spec.openLoop();
+        this.timeBounds = spec.maxRequests() > 0;
+    }
+
+    /** The channel handler that feeds this lane. */
+    final ChannelInboundHandlerAdapter handler() {
+        return new Handler();
+    }
+
+    @Override
+    final void send(long intendedNanos, long now) {
+        long seq = nextSeq;
+        ConnectionContext request = context.at(seq, load.wallOffsetMicros + now / 1000);
+        ByteBuf buf = batch;
+        if (buf != null && buf.readableBytes() + (long) lastFrameBytes > MAX_BATCH_BYTES) {
+            writeBatch();
+            buf = null;
+        }
+        if (buf == null) {
+            // Room for every free slot at the last request's size, up to the cap; it grows if later ones are larger.
+            long room = coalescesRequests() ? Math.min(MAX_BATCH_BYTES, (long) (depth - inFlight) * lastFrameBytes) : 0;
+            buf = ctx.alloc().ioBuffer((int) Math.max(lastFrameBytes, room));
+        }
+        int start = buf.writerIndex();
+        int size;
+        try {
+            buf.ensureWritable(width);
+            buf.writerIndex(start + width);
+            conversation.request(request, buf);
+            size = buf.writerIndex() - start - width;
+            if (size < 1 || size > largestBody) {
+                throw new IllegalStateException("a request body of " + size + " bytes (expected: 1.." + largestBody
+                        + ", what one " + (coalescesRequests() ? "frame with a " + width + "-byte length field"
+                        : "datagram") + " carries)");
+            }
+        } catch (RuntimeException e) {
+            // Not sent: the request counts as an error, and what it wrote is dropped.
+            buf.writerIndex(start);
+            if (buf != batch) {
+                buf.release();
+            }
+            nextSeq++;
+            unpublishedSent++;
+            load.workloadThrew(e, "request", request);
+            requestFailed();
+            return;
+        }
+        FrameHeader.setLength(buf, start, width, size);
+        nextSeq++;
+        int slot = (int) (seq & mask);
+        intended[slot] = intendedNanos;
+        sentAt[slot] = now;
+        started();
+        unpublishedSent++;
+        lastFrameBytes = width + size;
+        if (size > largestSent) {
+            largestSent = size;
+        }
+        if (timeBounds && stats.firstSendNanos.get() == 0) {
+            stats.firstSendNanos.compareAndSet(0, now);
+        }
+        if (coalescesRequests()) {
+            batch = buf;
+        } else {
+            write(buf);
+        }
+        wrote = true;
+    }
+
+    /**
+     * The workload failed to make a request: this fill stops, and the lane tries again shortly, so a workload that
+     * always throws costs a retry every 10 ms, not a busy loop.
+     */
+    private void requestFailed() {
+        closedForFill = true;
+        if (!retryQueued) {
+            retryQueued = true;
+            ctx.executor().schedule(() -> {
+                retryQueued = false;
+                closedForFill = false;
+                fill(System.nanoTime());
+                flush();
+            }, RETRY_AFTER_FAILED_REQUEST_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Set while a failed request's retry is pending: {@link #fill} sends nothing until then. */
+    private boolean closedForFill;
+
+    @Override
+    final boolean mayFill() {
+        return !closedForFill;
+    }
+
+    @Override
+    final void endFill() {
+        writeBatch();
+    }
+
+    /** Writes the requests {@link #fill} put in one buffer, if any. */
+    private void writeBatch() {
+        if (batch != null) {
+            ByteBuf requests = batch;
+            batch = null;
+            write(requests);
+        }
+    }
+
+    /** Whether requests made together go out as one buffer (a stream), or each as its own message (datagrams). */
+    protected abstract boolean coalescesRequests();
+
+    /** Writes one request, or several in one buffer (without flushing). */
+    protected void write(ByteBuf requests) {
+        ctx.write(requests, ctx.voidPromise());
+    }
+
+    /** Handles what the channel read. */
+    protected abstract void read(Object msg);
+
+    /**
+     * Checks and records the reply whose body is {@code body}'s readable bytes ({@code length} of them), received at
+     * {@code now}; inside a batch of {@link RunStats#beginReplies}. Returns 1 if it ended a request in flight, else 0.
+     */
+    final int reply(ByteBuf body, int length, long now) {
+        if (inFlight == 0) {
+            unexpectedReply(body);
+            return 0;
+        }
+        long seq = nextSeq - inFlight;
+        int slot = (int) (seq & mask);
+        ConnectionContext request = context.at(seq, load.wallOffsetMicros + sentAt[slot] / 1000);
+        int reader = body.readerIndex();
+        Check check;
+        try {
+            check = conversation.check(request, body);
+        } catch (RuntimeException e) {
+            inFlight--;
+            load.workloadThrew(e, "check", request);
+            return 1;
+        }
+        if (check.isOk()) {
+            unpublishedOk++;
+            unpublishedOkBytes += length;
+            stats.recordBatchedReply(driver.index(), intended[slot], sentAt[slot], now, openLoop);
+            inFlight--;
+            if (timeBounds) {
+                stats.lastReplyNanos.lazySet(now);
+            }
+            return 1;
+        }
+        body.readerIndex(reader);
+        if (isLateReply(body)) {
+            return 0;
+        }
+        stats.bad(context.at(seq, request.sendTimeMicros()), check.reason());
+        inFlight--;
+        return 1;
+    }
+
+    /** A reply when none is outstanding: bad unless it answers a request already failed by its timeout. */
+    private void unexpectedReply(ByteBuf body) {
+        if (!isLateReply(body)) {
+            stats.bad(context, "a reply with no request outstanding");
+        }
+    }
+
+    /** UDP may see replies to requests it already failed; TCP closes the connection on a timeout instead. */
+    protected boolean isLateReply(ByteBuf body) {
+        return false;
+    }
+
+    /** Ends the requests a read answered: counted in the driver, and the slots they freed filled. */
+    final void afterReplies(int ended, long now) {
+        if (ended > 0) {
+            driver.ended(ended);
+        }
+        fill(now);
+    }
+
+    @Override
+    final void flush() {
+        publishCounts();
+        if (wrote) {
+            wrote = false;
+            ctx.flush();
+        }
+    }
+
+    /** Adds this lane's counts to the run's, once per read batch or tick rather than per request. */
+    final void publishCounts() {
+        if (unpublishedSent != 0) {
+            stats.sent.add(unpublishedSent);
+            unpublishedSent = 0;
+        }
+        if (unpublishedOk != 0) {
+            stats.ok.add(unpublishedOk);
+            stats.okBytes.add(unpublishedOkBytes);
+            unpublishedOk = 0;
+            unpublishedOkBytes = 0;
+        }
+    }
+
+    @Override
+    final void checkTimeout(long now) {
+        if (inFlight > 0) {
+            long oldest = nextSeq - inFlight;
+            int slot = (int) (oldest & mask);
+            if (now - sentAt[slot] > timeoutNanos) {
+                load.timedOut();
+                timedOut(oldest, sentAt[slot]);
+            }
+        }
+    }
+
+    /** TCP: fail every outstanding request and drop the connection, so no late reply can be taken as ok. */
+    protected void timedOut(long oldestSeq, long sentNanos) {
+        failOutstanding();
+        ctx.close();
+    }
+
+    /** Gives up on the oldest request in flight (UDP: its datagram or its reply was lost): an error. */
+    protected final void abandonOldest() {
+        ended(1);
+        stats.errors.increment();
+    }
+
+    /** The context of request {@code seq}, sent at {@code sentNanos}, to check a late reply against. */
+    protected final ConnectionContext contextOf(long seq, long sentNanos) {
+        return context.at(seq, load.wallOffsetMicros + sentNanos / 1000);
+    }
+
+    /** Counts every outstanding request as an error, once. */
+    @Override
+    final void failOutstanding() {
+        publishCounts();
+        if (inFlight > 0) {
+            stats.errors.add(inFlight);
+            ended(inFlight);
+        }
+    }
+
+    /** The channel's events, turned into the lane's. */
+    private final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            FrameLane.this.ctx = ctx;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            driver.add(FrameLane.this);
+            stats.openConnections.incrementAndGet();
+            try {
+                conversation = load.workload.open(context.at(-1, 0));
+            } catch (RuntimeException e) {
+                load.workloadThrew(e, "open", "connection " + context.connection());
+                ctx.close();
+                return;
+            }
+            // Over TLS or Noise the requests wait for the handshake, so none of it counts as the first requests' latency.
+            if (FrameClient.handshakeFuture(ctx.channel()) == null) {
+                begin();
+            }
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            boolean handshaken = evt instanceof SslHandshakeCompletionEvent tls ? tls.isSuccess()
+                    : evt instanceof NoiseHandshakeCompletionEvent noise && noise.isSuccess();
+            if (handshaken && !closed && conversation != null) {
+                begin();
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            read(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            flush();
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            closed = true;
+            if (batch != null) {
+                // Left by a fill that failed half way: never written.
+                batch.release();
+                batch = null;
+            }
+            driver.remove(FrameLane.this);
+            stats.openConnections.decrementAndGet();
+            if (inFlight > 0) {
+                // Every close of ours fails what is in flight first: this one is the server's.
+                load.serverClosedOn(inFlight, largestSent);
+            }
+            failOutstanding();
+            load.connectionClosed(FrameLane.this);
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!failed) {
+                failed = true;
+                stats.failed(cause);
+            }
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.ricochet.loadgen.engine;
+
+import io.ricochet.loadgen.workload.FrameWorkload;
+import io.ricochet.transport.FrameClient;
+import io.ricochet.transport.IoTransport;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the framed loads share: the framework's client for the spec (transport, TLS or Noise, QUIC, its event loops),
+ * the workload whose conversations make the requests and check the replies, and the wall clock their send times read.
+ */
+abstract class FrameLoad extends LoadBase {
+    final LoadSpec spec;
+    final FrameWorkload workload;
+    final FrameClient frames;
+    final IoTransport io;
+    /** Wall-clock micros minus monotonic micros, taken once: a request's send time without a second clock read. */
+    final long wallOffsetMicros = System.currentTimeMillis() * 1000 - System.nanoTime() / 1000;
+
+    FrameLoad(LoadSpec spec, FrameWorkload workload, FrameClient frames) {
+        super(frames.eventLoops().group(), spec.connections(), spec.timeout(), spec.maxRequests(),
+                spec.openLoop() ? spec.rateOfOneConnection() : 0);
+        this.spec = spec;
+        this.workload = workload;
+        this.frames = frames;
+        this.io = frames.eventLoops().transport();
+    }
+
+    FrameLoad(LoadSpec spec, FrameWorkload workload) {
+        this(spec, workload, spec.newClient());
+    }
+
+    public LoadSpec spec() {
+        return spec;
+    }
+
+    public IoTransport io() {
+        return io;
+    }
+
+    /** A new context for connection {@code id} of this load, numbered run-wide. */
+    final ConnectionContext context(long id) {
+        return new ConnectionContext(spec.firstConnection() + id, spec.worker(), spec.seed());
+    }
+
+    /**
+     * Why requests failed when the server closed their connection: most likely a frame it would not take, a protocol
+     * error it closes on (docs/protocol.md), so the largest body sent is named against the usual limit.
+     */
+    final String serverClosed(int unanswered, int largestBody) {
+        String closed = "the server closed the connection with " + unanswered + " request(s) unanswered";
+        int defaultMax = spec.lengthField().defaultMaxFrame();
+        return largestBody <= defaultMax
+                ? closed + " (a server closes on a frame it will not take: is --target a port of this protocol, with "
+                        + "--length-field " + spec.lengthField().width() + "?)"
+                : closed + "; bodies of up to " + largestBody + " bytes were sent, and a server with the default "
+                        + "--max-frame for a " + spec.lengthField().width() + "-byte length field (" + defaultMax
+                        + ") closes on a longer frame";
+    }
+
+    /** A connection ended with {@code unanswered} requests owed: the server closed it. */
+    final void serverClosedOn(int unanswered, int largestBody) {
+        stats.unansweredEnds.increment();
+        failed(() -> serverClosed(unanswered, largestBody));
+    }
+
+    @Override
+    public boolean timesConnects() {
+        return true;
+    }
+
+    @Override
+    public boolean timesHandshakes() {
+        return spec.handshakes();
+    }
+
+    @Override
+    public void describe(Map<String, Object> config) {
+        config.put("latency_kind", latencyKind());
+        config.put("io", io.kind().label());
+        config.put("send_tick_us", tickNanos() / 1000);
+    }
+
+    /** The TLS session the first handshake agreed, with the client's provider; null without TLS. */
+    final String tlsSession() {
+        String negotiated = stats.negotiated.get();
+        return negotiated == null ? null : negotiated + " (" + spec.tls().provider() + " client)";
+    }
+
+    @Override
+    public LoadFacts facts() {
+        return new LoadFacts(io.kind().label(), latencyKind(), tlsSession(), null, firstError(), stats.firstBad.get(),
+                spec.maxRequests() > 0 ? requestSpanS() : 0, Map.of(), List.of());
+    }
+
+    @Override
+    public void close() {
+        stopSending();
+        finishDrivers();
+        frames.close();
+    }
+}

@@ -1,0 +1,142 @@
+package io.ricochet.loadgen.engine;
+
+/**
+ * One connection's pacing, whatever it carries: in closed loop it keeps {@code depth} requests in flight; in open loop
+ * it sends each request at its intended time, one interval of the connection's rate after the last, waiting in its
+ * {@link LoopDriver}'s heap when ahead and catching up when behind, with at most {@code depth} in flight. What a request
+ * is (a frame on a held connection, a connection of its own, a datagram, an RPC call) is the subclass's. Confined to
+ * its driver's event loop.
+ */
+abstract class Lane {
+    final LoopDriver driver;
+    final Pace pace;
+    /** This lane's run-wide connection index. */
+    final long id;
+    private final int depth;
+    private final long intervalNanos;
+    /** Requests this lane may still start; {@link Long#MAX_VALUE} without a quota of its own. */
+    private long quota;
+    int inFlight;
+    private long nextIntended;
+    private boolean queued;
+    /** False until the lane may send: at once in plaintext, after the handshake over TLS or Noise. */
+    private boolean ready;
+    boolean closed;
+    /** This lane's index in its driver's list, kept by the driver. */
+    int driverSlot;
+
+    Lane(LoopDriver driver, Pace pace, long id, int depth) {
+        this.driver = driver;
+        this.pace = pace;
+        this.id = id;
+        this.depth = depth;
+        this.intervalNanos = pace.intervalNanos();
+        this.quota = Long.MAX_VALUE;
+    }
+
+    /** Lets the lane send: its first requests go now (closed loop) or from a staggered start (open loop). */
+    final void begin() {
+        ready = true;
+        long now = System.nanoTime();
+        if (intervalNanos > 0) {
+            // Stagger connections across one interval so an open-loop rate does not arrive in bursts.
+            nextIntended = now + Math.floorMod(id * 0x9E3779B97F4A7C15L, Math.max(1, intervalNanos));
+        }
+        fill(now);
+        flush();
+    }
+
+    final boolean ready() {
+        return ready;
+    }
+
+    /** Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. */
+    final void fill(long now) {
+        if (closed || !ready || !pace.sending() || !mayFill()) {
+            return;
+        }
+        if (intervalNanos == 0) {
+            while (inFlight < depth && mayFill() && mayStart()) {
+                send(now, now);
+            }
+            endFill();
+        } else {
+            while (inFlight < depth && nextIntended <= now && mayFill() && mayStart()) {
+                send(nextIntended, now);
+                nextIntended += intervalNanos;
+            }
+            endFill();
+            // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap.
+            if (!queued && inFlight < depth && pace.sending() && quota > 0) {
+                queued = true;
+                driver.schedule(this);
+            }
+        }
+    }
+
+    private boolean mayStart() {
+        if (quota == 0 || !pace.mayStartRequest()) {
+            return false;
+        }
+        if (quota != Long.MAX_VALUE && --quota == 0) {
+            pace.laneExhausted();
+        }
+        return true;
+    }
+
+    /** Called by the driver when this lane's intended time has come. */
+    final void fillAndReschedule(long now) {
+        queued = false;
+        fill(now);
+    }
+
+    final long nextIntended() {
+        return nextIntended;
+    }
+
+    /** A request has started: counted in flight here and in the driver. */
+    final void started() {
+        inFlight++;
+        driver.started();
+    }
+
+    /** {@code n} requests have ended (answered, failed or abandoned). */
+    final void ended(int n) {
+        inFlight -= n;
+        driver.ended(n);
+    }
+
+    /**
+     * Gives this lane a quota of its own (an RPC client's share of a phase): it starts {@code requests} more, then
+     * tells the pace it is exhausted. On the lane's loop.
+     */
+    final void quota(long requests) {
+        quota = requests;
+        if (requests == 0) {
+            pace.laneExhausted();
+        }
+    }
+
+    /** Starts one request, intended at {@code intendedNanos}, sent now; calls {@link #started}. */
+    abstract void send(long intendedNanos, long now);
+
+    /** False while the lane must not send for a reason of its own (a failed request's retry is pending). */
+    boolean mayFill() {
+        return true;
+    }
+
+    /** After a fill's sends: writes what they batched. */
+    void endFill() {
+    }
+
+    /** Flushes what was written since the last flush, and publishes counts batched since. */
+    void flush() {
+    }
+
+    /** Called by the driver's timeout sweep. */
+    void checkTimeout(long now) {
+    }
+
+    /** Fails every request in flight (the run is over), once. */
+    abstract void failOutstanding();
+}
