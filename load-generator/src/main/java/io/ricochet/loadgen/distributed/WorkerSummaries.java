@@ -53,7 +53,8 @@ final class WorkerSummaries {
                 .setEarlyDataCounted(json.hasNonNull("early_data"))
                 .setEarlyData(json.path("early_data").path("early").asLong())
                 .setQuicConnections(json.path("early_data").path("connections").asLong())
-                .setFirstError(json.hasNonNull("first_error") ? json.get("first_error").asText() : "").build();
+                .setFirstError(json.hasNonNull("first_error") ? json.get("first_error").asText() : "")
+                .setFirstBad(json.hasNonNull("first_bad") ? json.get("first_bad").asText() : "").build();
     }
 
     /** What is wrong with {@code s}, naming the field and its value, or null if nothing is. */

@@ -52,8 +52,9 @@ abstract class FrameLoad extends LoadBase {
         String closed = "the server closed the connection with " + unanswered + " request(s) unanswered";
         int defaultMax = spec.lengthField().defaultMaxFrame();
         return largestBody <= defaultMax
-                ? closed + " (a server closes on a frame it will not take: is --target a port of this protocol, with "
-                        + "--length-field " + spec.lengthField().width() + "?)"
+                ? closed + " (a server closes on a frame it will not take: is --target "
+                        + (workload instanceof ServerKind kind ? kind.serverKind() : "a port of this protocol")
+                        + ", with --length-field " + spec.lengthField().width() + "?)"
                 : closed + "; bodies of up to " + largestBody + " bytes were sent, and a server with the default "
                         + "--max-frame for a " + spec.lengthField().width() + "-byte length field (" + defaultMax
                         + ") closes on a longer frame";

@@ -7,7 +7,7 @@ import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.loadgen.workload.FrameWorkload;
 
 /** Placeholder until the templates land: generated bodies, each reply checked as the body reversed. */
-public final class PayloadWorkload implements FrameWorkload {
+public final class PayloadWorkload implements FrameWorkload, io.ricochet.loadgen.engine.ServerKind {
     private final Payload payload;
 
     private PayloadWorkload(Payload payload) {
@@ -43,6 +43,11 @@ public final class PayloadWorkload implements FrameWorkload {
                 return Check.ok();
             }
         };
+    }
+
+    @Override
+    public String serverKind() {
+        return "an echo port";
     }
 
     @Override
