@@ -1,0 +1,146 @@
+package io.ricochet.loadgen.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.loadgen.report.LatencySummary;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.threshold.Threshold;
+import io.ricochet.loadgen.report.threshold.Thresholds;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * What a {@link LoadTest} measured: its counts, rate and latency (microseconds), the first failure and the first bad
+ * reply's reason, and each threshold's verdict.
+ *
+ * <pre>{@code
+ * LoadResult r = LoadTest.tcp(target).workload(w).threshold("p99<5ms").run();
+ * assertEquals(0, r.bad(), r.firstBad());
+ * r.assertThresholds();
+ * }</pre>
+ */
+public final class LoadResult {
+    private final Object summary;
+    private final long requests;
+    private final long ok;
+    private final long bad;
+    private final long errors;
+    private final double seconds;
+    private final double qps;
+    private final LatencySummary latency;
+    private final String firstError;
+    private final String firstBad;
+    private final List<Threshold.Result> thresholds;
+
+    private LoadResult(Object summary, long requests, long ok, long bad, long errors, double seconds, double qps,
+            LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds) {
+        this.summary = summary;
+        this.requests = requests;
+        this.ok = ok;
+        this.bad = bad;
+        this.errors = errors;
+        this.seconds = seconds;
+        this.qps = qps;
+        this.latency = latency;
+        this.firstError = firstError;
+        this.firstBad = firstBad;
+        this.thresholds = List.copyOf(thresholds);
+    }
+
+    static LoadResult of(Object summary, List<Threshold> thresholds, Path report) {
+        List<Threshold.Result> results = Thresholds.check(thresholds, summary);
+        if (report != null) {
+            Thresholds.annotate(report, results);
+        }
+        if (summary instanceof RpcSummary r) {
+            return new LoadResult(r, r.received(), r.receivedOk(), r.bad(), r.errors(), r.totalTimeS(), r.qps(),
+                    r.latencyUs(), r.firstError(), r.firstBad(), results);
+        }
+        Summary s = (Summary) summary;
+        return new LoadResult(s, s.requests(), s.ok(), s.bad(), s.errors(), s.durationS(), s.qps(), s.latencyUs(),
+                s.firstError(), s.firstBad(), results);
+    }
+
+    /** Requests that ended: ok, bad or errors. */
+    public long requests() {
+        return requests;
+    }
+
+    /** Replies the workload's check accepted. */
+    public long ok() {
+        return ok;
+    }
+
+    /** Replies the check refused; {@link #firstBad} says why the first was. */
+    public long bad() {
+        return bad;
+    }
+
+    /** Requests that got no reply in time, or whose connection failed, or whose workload threw. */
+    public long errors() {
+        return errors;
+    }
+
+    /** The measured seconds. */
+    public double seconds() {
+        return seconds;
+    }
+
+    /** Requests per second over the measured seconds. */
+    public double qps() {
+        return qps;
+    }
+
+    /** Latency in microseconds: corrected for coordinated omission at a rate, from the actual send in closed loop. */
+    public LatencySummary latency() {
+        return latency;
+    }
+
+    /** The first failure, or null. */
+    public String firstError() {
+        return firstError;
+    }
+
+    /** The first bad reply's request and the check's reason, or null. */
+    public String firstBad() {
+        return firstBad;
+    }
+
+    /** Each threshold's verdict, in the order given. */
+    public List<Threshold.Result> thresholds() {
+        return thresholds;
+    }
+
+    /** Whether every threshold held. */
+    public boolean passed() {
+        return !Thresholds.broken(thresholds);
+    }
+
+    /**
+     * Throws an {@link AssertionError} listing every broken threshold, with the first bad reply and first error, as
+     * Gatling's assertions fail a simulation; returns this when all held.
+     */
+    public LoadResult assertThresholds() {
+        if (passed()) {
+            return this;
+        }
+        String broken = thresholds.stream().filter(t -> !t.passed()).map(Threshold.Result::line)
+                .collect(Collectors.joining("; "));
+        throw new AssertionError(broken + " [" + requests + " requests, " + ok + " ok, " + bad + " bad, " + errors
+                + " errors" + (firstBad == null ? "" : "; first bad: " + firstBad)
+                + (firstError == null ? "" : "; first error: " + firstError) + "]");
+    }
+
+    /** The run's summary, as summary.json holds it. */
+    public JsonNode summaryJson() {
+        return ReportWriter.JSON.valueToTree(summary);
+    }
+
+    @Override
+    public String toString() {
+        return requests + " requests, " + ok + " ok, " + bad + " bad, " + errors + " errors, " + qps + " qps, p99 "
+                + latency.p99() + " us";
+    }
+}

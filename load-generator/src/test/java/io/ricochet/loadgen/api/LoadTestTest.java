@@ -1,0 +1,170 @@
+package io.ricochet.loadgen.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
+import io.ricochet.echo.rpc.BenchMethods;
+import io.ricochet.loadgen.rpc.BenchUpdate;
+import io.ricochet.loadgen.workload.Check;
+import io.ricochet.loadgen.workload.Context;
+import io.ricochet.loadgen.workload.FrameConversation;
+import io.ricochet.loadgen.workload.FrameWorkload;
+import io.ricochet.loadgen.workload.RpcCall;
+import io.ricochet.loadgen.workload.RpcConversation;
+import io.ricochet.loadgen.workload.RpcReply;
+import io.ricochet.loadgen.workload.RpcWorkload;
+import io.ricochet.rpc.RpcConfig;
+import io.ricochet.rpc.RpcDispatcher;
+import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcStatus;
+import io.ricochet.testing.TestServers;
+import io.ricochet.transport.RicochetServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The programmatic API against real servers on loopback: a workload written here, stateful, run for a second; its
+ * thresholds, its bad replies and its exceptions reported as a JUnit test of one's own service would see them.
+ */
+@Timeout(60)
+class LoadTestTest {
+    private static RicochetServer echo;
+    private static RpcServer rpc;
+
+    @BeforeAll
+    static void start() {
+        echo = TestServers.echo(TestServers.config(TransportKind.NIO).udpPort(ServerConfig.DISABLED).build(),
+                new SimpleMeterRegistry());
+        RpcDispatcher methods = new RpcDispatcher();
+        new BenchMethods().registerOn(methods);
+        rpc = RpcServer.builder().config(TestServers.config(TransportKind.NIO).udpPort(ServerConfig.DISABLED).build())
+                .rpc(RpcConfig.builder().build()).dispatcher(methods).build().startAndAwait();
+    }
+
+    @AfterAll
+    static void stop() {
+        echo.close();
+        rpc.close();
+    }
+
+    /**
+     * A stateful text workload: "hello N" on each connection, where N counts that connection's requests; the reversed
+     * echo must answer "N olleh". {@code badEvery} makes every n-th check bad, {@code throwEvery} every n-th request
+     * throw.
+     */
+    private static FrameWorkload hello(int badEvery, int throwEvery) {
+        return connection -> new FrameConversation() {
+            private long made;
+
+            @Override
+            public void request(Context request, ByteBuf body) {
+                if (throwEvery > 0 && ++made % throwEvery == 0) {
+                    throw new IllegalStateException("made " + made);
+                }
+                body.writeCharSequence("hello " + request.sequence(), StandardCharsets.US_ASCII);
+            }
+
+            @Override
+            public Check check(Context request, ByteBuf reply) {
+                String expected = new StringBuilder("hello " + request.sequence()).reverse().toString();
+                String got = reply.toString(StandardCharsets.US_ASCII);
+                if (badEvery > 0 && request.sequence() % badEvery == badEvery - 1) {
+                    return Check.bad("marked bad: " + got);
+                }
+                return got.equals(expected) ? Check.ok() : Check.bad("got " + got + " (expected: " + expected + ")");
+            }
+        };
+    }
+
+    @Test
+    void aWorkloadOfOnesOwnRunsWithEveryReplyCheckedAndItsThresholdsHold() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).connections(4).pipeline(4)
+                .duration(Duration.ofSeconds(1)).threshold("errors==0").threshold("bad==0").threshold("qps>100")
+                .run();
+        assertTrue(r.ok() > 100, r.toString());
+        assertEquals(0, r.bad(), r.firstBad());
+        assertEquals(r.ok(), r.requests());
+        assertTrue(r.passed());
+        assertEquals(3, r.thresholds().size());
+        r.assertThresholds();
+        assertEquals(r.ok(), r.latency().count(), "every ok reply's latency recorded");
+    }
+
+    @Test
+    void aThresholdThatCannotHoldFailsTheTest() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).connections(1)
+                .duration(Duration.ofMillis(300)).threshold("qps>1G").run();
+        assertFalse(r.passed());
+        AssertionError e = assertThrows(AssertionError.class, r::assertThresholds);
+        assertTrue(e.getMessage().startsWith("threshold qps>1G: broken (qps = "), e.getMessage());
+    }
+
+    @Test
+    void aBadReplyIsCountedWithItsReasonAndTheRunGoesOn() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(10, 0)).connections(1).pipeline(8)
+                .requests(1_000).threshold("bad==0").run();
+        assertEquals(1_000, r.requests());
+        assertEquals(100, r.bad(), "every tenth request");
+        assertEquals(900, r.ok());
+        assertEquals("connection 0 request 9: marked bad: 9 olleh", r.firstBad());
+        assertFalse(r.passed());
+    }
+
+    @Test
+    void aWorkloadThatThrowsCountsAnErrorNamingTheExceptionAndTheRunGoesOn() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 50)).connections(1).requests(500).run();
+        assertEquals(500, r.requests());
+        assertEquals(10, r.errors(), "every fiftieth request threw");
+        assertEquals(490, r.ok());
+        assertTrue(r.firstError().startsWith("the workload threw java.lang.IllegalStateException: made 50 (in its "
+                + "request of connection 0 request "), r.firstError());
+    }
+
+    @Test
+    void anRpcWorkloadRunsItsCallsAndChecksEachAnswer() throws Exception {
+        LoadResult r = LoadTest.rpc(rpc.address()).workload(new BenchUpdate(16, 1)).clients(3).inFlight(2)
+                .requests(3_000).threshold("errors==0").run();
+        assertEquals(3_000, r.ok(), r.toString());
+        r.assertThresholds();
+    }
+
+    /** An answer other than OK is the conversation's to check: here a method that does not exist must be NOT_FOUND. */
+    @Test
+    void anRpcStatusIsCheckedByTheConversation() throws Exception {
+        AtomicLong notFound = new AtomicLong();
+        RpcWorkload missing = connection -> new RpcConversation() {
+            @Override
+            public RpcCall request(Context request) {
+                return new RpcCall("no.such.method", ByteString.copyFromUtf8("x"));
+            }
+
+            @Override
+            public Check check(Context request, RpcReply reply) {
+                if (reply.status() == RpcStatus.NOT_FOUND) {
+                    notFound.incrementAndGet();
+                    return Check.ok();
+                }
+                return Check.bad(reply.status().name());
+            }
+        };
+        LoadResult r = LoadTest.rpc(rpc.address()).workload(missing).clients(2).requests(200).run();
+        assertEquals(200, r.ok(), r.toString());
+        assertEquals(200, notFound.get());
+        LoadResult defaults = LoadTest.rpc(rpc.address()).workload(connection -> request -> new RpcCall(
+                "no.such.method", ByteString.EMPTY)).clients(1).requests(10).run();
+        assertEquals(10, defaults.bad(), "the default check takes only OK");
+        assertTrue(defaults.firstBad().contains("NOT_FOUND"), defaults.firstBad());
+    }
+}
