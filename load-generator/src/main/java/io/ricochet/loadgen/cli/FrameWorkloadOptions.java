@@ -39,8 +39,17 @@ final class FrameWorkloadOptions {
         return d;
     }
 
-    /** The workload these options name; {@code sizes} are {@code --size}'s, for generated bodies. */
+    private FrameWorkload resolved;
+
+    /** The workload these options name, made once; {@code sizes} are {@code --size}'s, for generated bodies. */
     FrameWorkload resolve(CommandLine cli, int minSize, int maxSize, long seed) {
+        if (resolved == null) {
+            resolved = make(cli, minSize, maxSize, seed);
+        }
+        return resolved;
+    }
+
+    private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed) {
         if (workload.given()) {
             if (payload != null || expect != null) {
                 throw new CommandLine.ParameterException(cli, "invalid option value: --" + (payload != null ? "payload"

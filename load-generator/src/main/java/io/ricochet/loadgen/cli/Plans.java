@@ -1,7 +1,6 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.plan.CapacityPlan;
-import io.ricochet.loadgen.plan.ConnectionCosts;
 import io.ricochet.loadgen.plan.Demand;
 import io.ricochet.loadgen.plan.Limits;
 import io.ricochet.transport.Protocol;
@@ -25,7 +24,7 @@ final class Plans {
     static CapacityPlan plan(ScenarioCommand scenario, double[] weights, boolean distributed, boolean kubernetes,
             long podMemory, long nodeMemory) {
         Demand demand = demand(scenario, weights, distributed, kubernetes, podMemory);
-        return CapacityPlan.of(demand, Limits.ofThisMachine(nodeMemory), ConnectionCosts.of(demand));
+        return CapacityPlan.of(demand, Limits.ofThisMachine(nodeMemory));
     }
 
     /**
@@ -62,7 +61,8 @@ final class Plans {
                 protocol(spec),
                 sources instanceof Converters.SourceAddresses s ? s.addresses().size() : 0,
                 number(spec, "--connect-rate", 0.0), scenario.warmupTime(),
-                duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory);
+                duration instanceof Duration d ? d : Duration.ZERO, distributed, kubernetes, podMemory,
+                scenario.workload() == null ? 0 : scenario.workload().bytesPerConnection().orElse(0));
     }
 
     /** The command's --transport, TCP for a command without one. */

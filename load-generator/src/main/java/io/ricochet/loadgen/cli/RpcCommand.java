@@ -37,6 +37,16 @@ final class RpcCommand extends ScenarioCommand {
     RpcWorkloadOptions calls = new RpcWorkloadOptions();
 
     @Override
+    io.ricochet.loadgen.workload.Workload workload() {
+        return calls.resolve(commandSpec.commandLine(), rpc.size, common.seed);
+    }
+
+    @Override
+    WorkloadOptions workloadOptions() {
+        return calls.workload;
+    }
+
+    @Override
     public int run(RunHooks hooks) throws Exception {
         RpcWorkload workload = calls.resolve(commandSpec.commandLine(), rpc.size, common.seed);
         return RpcScenarios.run("rpc", commandSpec, common, clients, requests, inFlight, rate, rpc, calls.describe(),

@@ -49,8 +49,17 @@ final class RpcWorkloadOptions {
         return workload.given() || proto != null;
     }
 
-    /** The workload these options name; {@code size} and {@code seed} make bench.update's bodies. */
+    private RpcWorkload resolved;
+
+    /** The workload these options name, made once; {@code size} and {@code seed} make bench.update's bodies. */
     RpcWorkload resolve(CommandLine cli, int size, long seed) {
+        if (resolved == null) {
+            resolved = make(cli, size, seed);
+        }
+        return resolved;
+    }
+
+    private RpcWorkload make(CommandLine cli, int size, long seed) {
         if (workload.given() && proto != null) {
             throw usage(cli, "--proto with --workload (expected: one of them)");
         }

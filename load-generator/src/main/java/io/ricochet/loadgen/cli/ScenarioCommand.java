@@ -39,12 +39,30 @@ abstract class ScenarioCommand implements Callable<Integer> {
                 && n.doubleValue() > 0;
     }
 
+    /**
+     * The workload the scenario runs, resolved once (its jars loaded, its parameters checked: a problem is a usage
+     * error), or null for a command whose workload is built in and fixed.
+     */
+    io.ricochet.loadgen.workload.Workload workload() {
+        return null;
+    }
+
+    /** The workload options of the command, for {@code --workload list}; null for one without them. */
+    WorkloadOptions workloadOptions() {
+        return null;
+    }
+
     /** Runs the scenario as parsed with {@code hooks}. Returns the exit status. */
     abstract int run(RunHooks hooks) throws Exception;
 
     /** Run alone: a stop signal ends the run with what it measured, and --metrics-port serves its figures. */
     @Override
     public Integer call() throws Exception {
+        WorkloadOptions options = workloadOptions();
+        if (options != null && "list".equals(options.name)) {
+            WorkloadCatalog.load(commandSpec.commandLine(), options.jars).print(commandSpec.commandLine().getOut());
+            return ExitCodes.OK;
+        }
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err)) {
             return alone.exitStatus(run(alone.hooks()));
         }

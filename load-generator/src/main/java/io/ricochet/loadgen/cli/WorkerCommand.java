@@ -77,6 +77,10 @@ final class WorkerCommand implements Callable<Integer> {
             int exit;
             try {
                 exit = scenario.run(session);
+            } catch (ParameterException e) {
+                // Its workload or files, as this worker sees them (a pod's image without the workload's jar, say).
+                session.done(ExitCodes.USAGE, "cannot run its shard: " + e.getMessage());
+                throw e;
             } catch (Exception e) {
                 session.done(ExitCodes.FAILED, e.getMessage() == null ? e.toString() : e.getMessage());
                 throw e;

@@ -23,10 +23,11 @@ import java.util.jar.JarFile;
 import picocli.CommandLine;
 
 /**
- * The workloads the generator can run by name: every {@link WorkloadProvider} in the jars given with
- * {@code --workload-jar} and in the {@value #DIRECTORY}/ directory beside load-generator.jar (where an image built
- * {@code FROM} Ricochet's adds them), loaded on a class loader whose parent is the generator's, so they see its API.
- * Every problem is a usage error of one line naming the flag, found before any connection is made.
+ * The workloads the generator can run by name: every {@link WorkloadProvider} on its own class path, in the jars given
+ * with {@code --workload-jar}, and in the {@value #DIRECTORY}/ directory beside load-generator.jar (where an image
+ * built {@code FROM} Ricochet's adds them). Each jar is loaded on a class loader whose parent is the generator's, so its
+ * workloads see the generator's API, framework and libraries. Every problem is a usage error of one line naming the
+ * flag, found before any connection is made.
  */
 final class WorkloadCatalog {
     /** The directory beside load-generator.jar whose jars are always searched. */
@@ -49,6 +50,16 @@ final class WorkloadCatalog {
         all.addAll(directoryJars());
         Map<String, WorkloadProvider> providers = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
+        try {
+            // Providers on the class path itself: a user who runs the generator with their classes beside it.
+            for (WorkloadProvider provider : ServiceLoader.load(WorkloadProvider.class,
+                    WorkloadCatalog.class.getClassLoader())) {
+                providers.putIfAbsent(provider.name(), provider);
+                origins.putIfAbsent(provider.name(), "class path");
+            }
+        } catch (ServiceConfigurationError | LinkageError e) {
+            throw usage(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
+        }
         for (Path jar : all) {
             URLClassLoader loader;
             try {

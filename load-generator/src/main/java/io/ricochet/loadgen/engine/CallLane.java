@@ -77,8 +77,7 @@ final class CallLane extends Lane {
     @Override
     void send(long intendedNanos, long now) {
         long seq = nextSeq++;
-        long sendMicros = load.wallOffsetMicros + now / 1000;
-        ConnectionContext request = context.at(seq, sendMicros);
+        ConnectionContext request = context.at(seq, now);
         if (firstSendNanos == 0) {
             firstSendNanos = now;
         }
@@ -92,7 +91,7 @@ final class CallLane extends Lane {
                 return;
             }
             started();
-            exchange.whenComplete((check, error) -> answered(seq, sendMicros, intendedNanos, now, check,
+            exchange.whenComplete((check, error) -> answered(seq, intendedNanos, now, check,
                     error == null ? null : unwrap(error), null));
             return;
         }
@@ -105,7 +104,7 @@ final class CallLane extends Lane {
         }
         started();
         client.call(call.method(), call.payload(), load.spec().timeout())
-                .whenComplete((payload, error) -> answered(seq, sendMicros, intendedNanos, now, null,
+                .whenComplete((payload, error) -> answered(seq, intendedNanos, now, null,
                         error == null ? null : unwrap(error), payload));
     }
 
@@ -132,15 +131,14 @@ final class CallLane extends Lane {
      * One request has ended: an exchange's check, or a call's answer or failure. A call that got no answer (its
      * deadline passed, its connection was lost) is an error; any other status is the conversation's to check.
      */
-    private void answered(long seq, long sendMicros, long intended, long sent, Check exchanged, Throwable error,
-            ByteString payload) {
+    private void answered(long seq, long intended, long sent, Check exchanged, Throwable error, ByteString payload) {
         if (!driver.loop().inEventLoop()) {
-            driver.loop().execute(() -> answered(seq, sendMicros, intended, sent, exchanged, error, payload));
+            driver.loop().execute(() -> answered(seq, intended, sent, exchanged, error, payload));
             return;
         }
         long now = System.nanoTime();
         lastAnswerNanos = now;
-        ConnectionContext request = context.at(seq, sendMicros);
+        ConnectionContext request = context.at(seq, sent);
         Check check = exchanged;
         if (session == null) {
             if (error instanceof RpcException e && e.status() != RpcStatus.DEADLINE_EXCEEDED

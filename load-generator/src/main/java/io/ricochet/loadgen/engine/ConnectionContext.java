@@ -12,20 +12,26 @@ final class ConnectionContext implements Context {
     private final long connection;
     private final int worker;
     private final long seed;
+    /** Wall-clock micros minus monotonic micros, taken once per load: a send time without a second clock read. */
+    private final long wallOffsetMicros;
     private SplittableRandom random;
     private long sequence = -1;
-    private long sendTimeMicros;
+    private long sentNanos;
 
-    ConnectionContext(long connection, int worker, long seed) {
+    ConnectionContext(long connection, int worker, long seed, long wallOffsetMicros) {
         this.connection = connection;
         this.worker = worker;
         this.seed = seed;
+        this.wallOffsetMicros = wallOffsetMicros;
     }
 
-    /** Points this context at request {@code sequence}, made at {@code sendTimeMicros}; returns it. */
-    ConnectionContext at(long sequence, long sendTimeMicros) {
+    /**
+     * Points this context at request {@code sequence}, made at {@code sentNanos} ({@link System#nanoTime}); returns it.
+     * The wall-clock send time is worked out only if asked: most workloads never ask.
+     */
+    ConnectionContext at(long sequence, long sentNanos) {
         this.sequence = sequence;
-        this.sendTimeMicros = sendTimeMicros;
+        this.sentNanos = sentNanos;
         return this;
     }
 
@@ -55,7 +61,7 @@ final class ConnectionContext implements Context {
 
     @Override
     public long sendTimeMicros() {
-        return sendTimeMicros;
+        return wallOffsetMicros + sentNanos / 1000;
     }
 
     @Override

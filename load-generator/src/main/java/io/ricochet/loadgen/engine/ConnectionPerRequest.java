@@ -72,7 +72,7 @@ public final class ConnectionPerRequest extends FrameLoad {
         @Override
         void send(long intendedNanos, long now) {
             long s = seq++;
-            ConnectionContext request = context.at(s, wallOffsetMicros + now / 1000);
+            ConnectionContext request = context.at(s, now);
             int width = spec.lengthField().width();
             ByteBuf frame = ByteBufAllocator.DEFAULT.ioBuffer(64);
             try {
@@ -188,7 +188,7 @@ public final class ConnectionPerRequest extends FrameLoad {
                     ssl.engine().getSession().invalidate();
                 }
                 int length = body.readableBytes();
-                ConnectionContext context = lane.context.at(seq, wallOffsetMicros + begin / 1000);
+                ConnectionContext context = lane.context.at(seq, begin);
                 Check check;
                 try {
                     check = lane.conversation.check(context, body);

@@ -113,7 +113,7 @@ public final class DatagramStream extends FrameLoad {
 
         /** Writes one datagram; false (and counted as an error) if the workload failed to make it. */
         private boolean write(long now) {
-            ConnectionContext request = context.at(sentHere, wallOffsetMicros + now / 1000);
+            ConnectionContext request = context.at(sentHere, now);
             ByteBuf buf = ch.alloc().ioBuffer(lastFrameBytes);
             try {
                 buf.writerIndex(width);
@@ -156,7 +156,7 @@ public final class DatagramStream extends FrameLoad {
         }
 
         private void received(ByteBuf content) {
-            ConnectionContext reply = context.at(received++, 0);
+            ConnectionContext reply = context.at(received++, System.nanoTime());
             int size = content.readableBytes();
             if (conversation == null || size < width
                     || FrameHeader.getLength(content, content.readerIndex(), width) != size - width) {

@@ -79,7 +79,7 @@ abstract class FrameLane extends Lane {
     @Override
     final void send(long intendedNanos, long now) {
         long seq = nextSeq;
-        ConnectionContext request = context.at(seq, load.wallOffsetMicros + now / 1000);
+        ConnectionContext request = context.at(seq, now);
         ByteBuf buf = batch;
         if (buf != null && buf.readableBytes() + (long) lastFrameBytes > MAX_BATCH_BYTES) {
             writeBatch();
@@ -197,7 +197,7 @@ abstract class FrameLane extends Lane {
         }
         long seq = nextSeq - inFlight;
         int slot = (int) (seq & mask);
-        ConnectionContext request = context.at(seq, load.wallOffsetMicros + sentAt[slot] / 1000);
+        ConnectionContext request = context.at(seq, sentAt[slot]);
         int reader = body.readerIndex();
         Check check;
         try {
@@ -221,7 +221,7 @@ abstract class FrameLane extends Lane {
         if (isLateReply(body)) {
             return 0;
         }
-        stats.bad(context.at(seq, request.sendTimeMicros()), check.reason());
+        stats.bad(context.at(seq, sentAt[slot]), check.reason());
         inFlight--;
         return 1;
     }
@@ -295,7 +295,7 @@ abstract class FrameLane extends Lane {
 
     /** The context of request {@code seq}, sent at {@code sentNanos}, to check a late reply against. */
     protected final ConnectionContext contextOf(long seq, long sentNanos) {
-        return context.at(seq, load.wallOffsetMicros + sentNanos / 1000);
+        return context.at(seq, sentNanos);
     }
 
     /** Counts every outstanding request as an error, once. */

@@ -41,7 +41,7 @@ abstract class FrameLoad extends LoadBase {
 
     /** A new context for connection {@code id} of this load, numbered run-wide. */
     final ConnectionContext context(long id) {
-        return new ConnectionContext(spec.firstConnection() + id, spec.worker(), spec.seed());
+        return new ConnectionContext(spec.firstConnection() + id, spec.worker(), spec.seed(), wallOffsetMicros);
     }
 
     /**

@@ -99,7 +99,7 @@ public final class RpcLoad extends LoadBase {
             RpcClient first = mine.get(0);
             LoopDriver driver = driverOf(first.connection().eventLoop());
             long id = spec.firstConnection() + i;
-            ConnectionContext context = new ConnectionContext(id, spec.worker(), spec.seed());
+            ConnectionContext context = new ConnectionContext(id, spec.worker(), spec.seed(), wallOffsetMicros);
             CompletableFuture<CallLane> opened = new CompletableFuture<>();
             driver.loop().execute(() -> {
                 try {

@@ -20,6 +20,12 @@ public record CapacityPlan(List<String> lines, String refusal) {
         return refusal == null;
     }
 
+    /** The plan of {@code d} with the measured costs, the generator's per connection as its workload declares if it does. */
+    public static CapacityPlan of(Demand d, Limits limits) {
+        ConnectionCosts costs = ConnectionCosts.of(d);
+        return of(d, limits, d.declaredClientBytes() > 0 ? costs.withClientBytes(d.declaredClientBytes()) : costs);
+    }
+
     public static CapacityPlan of(Demand d, Limits limits, ConnectionCosts costs) {
         List<String> lines = new ArrayList<>();
         String refusal = null;
@@ -74,6 +80,11 @@ public record CapacityPlan(List<String> lines, String refusal) {
             }
         }
 
+        if (d.declaredClientBytes() > 0) {
+            lines.add(String.format(Locale.ROOT, "generator memory per connection: %,d B, as the workload declares "
+                    + "(measured for an echo connection: %,d B)", costs.clientBytes(),
+                    ConnectionCosts.of(d).clientBytes()));
+        }
         long client = d.connections() * costs.clientBytes() + d.workers() * costs.workerBaseBytes();
         long serverProcesses = d.embedded() ? 0 : Math.max(d.targets(), ceil(d.connections(), CONNECTIONS_PER_SERVER_PROCESS));
         long server = d.localTargets() ? d.connections() * costs.serverBytes() + serverProcesses * costs.serverBaseBytes()

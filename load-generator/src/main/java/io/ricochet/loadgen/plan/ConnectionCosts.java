@@ -24,4 +24,9 @@ public record ConnectionCosts(long clientBytes, long serverBytes, long kernelByt
     public static ConnectionCosts of(Demand demand) {
         return demand.clientSharesSockets() ? QUIC : MEASURED;
     }
+
+    /** These costs with the generator's share of a connection as a workload declares it, its own state included. */
+    public ConnectionCosts withClientBytes(long declared) {
+        return new ConnectionCosts(declared, serverBytes, kernelBytes, workerBaseBytes, serverBaseBytes);
+    }
 }

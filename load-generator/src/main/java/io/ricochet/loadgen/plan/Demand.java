@@ -22,11 +22,13 @@ import java.time.Duration;
  *                          from the workers
  * @param kubernetes        whether the workers are pods (their limits are the pods', not this machine's)
  * @param podMemoryBytes    the memory each worker pod requests (kubernetes only)
+ * @param declaredClientBytes the generator's memory per connection as the run's workload declares it; 0 when it does
+ *                          not, for the measured default
  */
 public record Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets, Protocol protocol,
         int sourceAddresses,
         double connectRate, Duration warmup, Duration duration, boolean distributed, boolean kubernetes,
-        long podMemoryBytes) {
+        long podMemoryBytes, long declaredClientBytes) {
 
     public Demand {
         if (protocol == null) {
@@ -38,10 +40,21 @@ public record Demand(long connections, int workers, long busiestWorker, int targ
         if (workers < 1) {
             throw new InvalidValueException("workers", Integer.toString(workers), ">= 1");
         }
+        if (declaredClientBytes < 0) {
+            throw new InvalidValueException("bytesPerConnection", Long.toString(declaredClientBytes), ">= 0");
+        }
         if (busiestWorker < (connections + workers - 1) / workers || busiestWorker > connections) {
             throw new InvalidValueException("busiestWorker", Long.toString(busiestWorker),
                     "from an equal share to all " + connections);
         }
+    }
+
+    /** The same demand without a workload's declaration (the tests' and older callers' form). */
+    public Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets,
+            Protocol protocol, int sourceAddresses, double connectRate, Duration warmup, Duration duration,
+            boolean distributed, boolean kubernetes, long podMemoryBytes) {
+        this(connections, workers, busiestWorker, targets, localTargets, protocol, sourceAddresses, connectRate, warmup,
+                duration, distributed, kubernetes, podMemoryBytes, 0);
     }
 
     /** The generator's own embedded server. */
