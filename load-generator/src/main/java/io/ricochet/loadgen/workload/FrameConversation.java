@@ -1,0 +1,29 @@
+package io.ricochet.loadgen.workload;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * One connection's requests and the checks of their replies. Both methods are called on the connection's event loop
+ * only, so the conversation may keep state in plain fields: a value it put, to check the value it gets back; whether it
+ * has logged in. With {@code --pipeline} above 1, later requests are made before earlier replies come; replies come in
+ * the order of the requests.
+ *
+ * <p>An exception thrown by either method counts as an error of that request, with its class and message in the
+ * summary's {@code first_error}, and the run goes on.
+ */
+public interface FrameConversation {
+
+    /**
+     * Writes the body of request {@code request.sequence()} into {@code body}, which the engine then sends as one frame
+     * (it writes the length field). Do not release or keep {@code body}. A body must have at least one byte and fit the
+     * length field ({@code --length-field 2}: 65,535 bytes); over UDP it is one datagram.
+     */
+    void request(Context request, ByteBuf body);
+
+    /**
+     * Checks the reply to request {@code request.sequence()}: its body is {@code reply}'s readable bytes, valid during
+     * this call only (do not release it, keep it or move its indices). {@code request.sendTimeMicros()} is the time
+     * the request was made, as in {@link #request}.
+     */
+    Check check(Context request, ByteBuf reply);
+}

@@ -1,0 +1,15 @@
+package io.ricochet.loadgen.workload;
+
+import com.google.protobuf.ByteString;
+import io.ricochet.rpc.RpcStatus;
+
+/**
+ * How a call was answered: {@code OK} with the answer's bytes, or another status with the server's detail (the payload
+ * then empty).
+ */
+public record RpcReply(RpcStatus status, ByteString payload, String detail) {
+
+    public boolean isOk() {
+        return status == RpcStatus.OK;
+    }
+}

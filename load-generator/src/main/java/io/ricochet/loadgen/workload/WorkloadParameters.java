@@ -1,0 +1,110 @@
+package io.ricochet.loadgen.workload;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code --workload-param KEY=VALUE} pairs given to a {@link WorkloadProvider}, read with a default each. A value
+ * that does not parse is an {@link IllegalArgumentException} naming the parameter; a parameter that the provider never
+ * read is refused after {@code create}, so a misspelt one is not silently ignored.
+ *
+ * <pre>{@code
+ * int keys = parameters.intValue("keys", 1_000);
+ * double getShare = parameters.doubleValue("get-share", 0.5);
+ * }</pre>
+ */
+public final class WorkloadParameters {
+    private final Map<String, String> values;
+    private final Set<String> read = new LinkedHashSet<>();
+
+    private WorkloadParameters(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    /** The parameters {@code values}, as given. */
+    public static WorkloadParameters of(Map<String, String> values) {
+        return new WorkloadParameters(new LinkedHashMap<>(values));
+    }
+
+    /** No parameters. */
+    public static WorkloadParameters none() {
+        return new WorkloadParameters(Map.of());
+    }
+
+    /** The value of {@code key}, or {@code fallback} if not given. */
+    public String stringValue(String key, String fallback) {
+        read.add(key);
+        return values.getOrDefault(key, fallback);
+    }
+
+    public int intValue(String key, int fallback) {
+        String v = stringValue(key, null);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, v, "an integer");
+        }
+    }
+
+    public long longValue(String key, long fallback) {
+        String v = stringValue(key, null);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, v, "an integer");
+        }
+    }
+
+    public double doubleValue(String key, double fallback) {
+        String v = stringValue(key, null);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!Double.isFinite(d)) {
+                throw invalid(key, v, "a finite number");
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw invalid(key, v, "a number");
+        }
+    }
+
+    public boolean booleanValue(String key, boolean fallback) {
+        String v = stringValue(key, null);
+        if (v == null) {
+            return fallback;
+        }
+        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw invalid(key, v, "true or false");
+        };
+    }
+
+    /** Every parameter given, as given. */
+    public Map<String, String> asMap() {
+        return values;
+    }
+
+    /** The keys given but never read: parameters the workload does not take. */
+    public Set<String> unread() {
+        Set<String> unread = new LinkedHashSet<>(values.keySet());
+        unread.removeAll(read);
+        return unread;
+    }
+
+    /** A parameter with a value the workload cannot use: {@code keys: abc (expected: an integer)}. */
+    public static IllegalArgumentException invalid(String key, String value, String expected) {
+        return new IllegalArgumentException(key + ": " + value + " (expected: " + expected + ")");
+    }
+}
