@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two load-generator jars (say, before and after a change) against the same echo-server process, rounds
 # interleaved: the server has one I/O thread on epoll, each generator one I/O thread. Shapes: echo at 100
-# connections x 16 and x 1 in flight, 64 B bodies (5 s after a 2 s warmup), and crr with 10 workers (5 s).
+# connections x 16 and x 1 in flight, and 1 x 1, 64 B bodies (5 s after a 2 s warmup), and crr with 10 workers (5 s).
 # Then each generator's rpc command against its own embedded server (both ends of that jar's RPC), 200,000
 # calls by 50 clients. Prints one line per round, jar and shape; take the median and range over the rounds.
 #
@@ -24,9 +24,9 @@ qps() { python3 -c 'import json,sys; d=json.load(sys.stdin); print("qps %.0f bad
 for round in $(seq "$ROUNDS"); do
   for which in before after; do
     jar=$BEFORE; [ $which = after ] && jar=$AFTER
-    for depth in 16 1; do
-      echo "round $round $which echo 100x${depth}x64: $(java -jar "$jar" echo --target "$TARGET" --connections 100 \
-        --pipeline "$depth" --size 64 --duration 5s --warmup 2s --json 2>/dev/null | qps)"
+    for shape in 100x16 100x1 1x1; do
+      echo "round $round $which echo ${shape}x64: $(java -jar "$jar" echo --target "$TARGET" --connections "${shape%x*}" \
+        --pipeline "${shape#*x}" --size 64 --duration 5s --warmup 2s --json 2>/dev/null | qps)"
     done
     echo "round $round $which crr 10: $(java -jar "$jar" crr --target "$TARGET" --concurrency 10 --duration 5s --json \
       2>/dev/null | qps)"

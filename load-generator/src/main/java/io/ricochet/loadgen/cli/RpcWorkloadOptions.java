@@ -68,7 +68,7 @@ final class RpcWorkloadOptions {
                     RpcWorkload.class, "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
         }
         if (proto != null) {
-            return NoCodeRpc.workload(cli, this);
+            return NoCodeRpc.workload(cli, this, seed);
         }
         for (String flag : new String[] {"--method", "--request-type", "--response-type", "--data", "--expect",
             "--expect-status"}) {

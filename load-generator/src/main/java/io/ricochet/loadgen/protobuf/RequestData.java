@@ -75,9 +75,12 @@ public final class RequestData {
         return new RequestData(lines);
     }
 
-    /** The request message's bytes for {@code request}: line {@code sequence % lines} of a file. */
+    /**
+     * The request message's bytes for {@code request}: line {@code (connection + sequence) % lines} of a file, so
+     * connections start on different lines and each goes round them all.
+     */
     public ByteString payload(Context request) {
-        int line = lines.length == 1 ? 0 : (int) Math.floorMod(request.sequence(), (long) lines.length);
+        int line = lines.length == 1 ? 0 : (int) Math.floorMod(request.connection() + request.sequence(), (long) lines.length);
         return lines[line].bytes(request);
     }
 

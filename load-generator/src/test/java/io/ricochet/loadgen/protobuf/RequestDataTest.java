@@ -118,16 +118,20 @@ class RequestDataTest {
     }
 
     @Test
-    void linesOfAFileAreUsedInTurnByTheRequestNumber(@TempDir Path dir) throws InvalidProtocolBufferException {
+    void linesOfAFileAreUsedInTurnEachConnectionStartingOnItsOwn(@TempDir Path dir)
+            throws InvalidProtocolBufferException {
         Path file = Protosets.write(dir, "requests.jsonl", ("{\"client_id\": 1}\n\n  \r\n{\"client_id\": 2, \"sequence\": "
                 + "\"{{seq}}\"}\r\n{\"client_id\": 3}\n").getBytes(StandardCharsets.UTF_8));
         RequestData data = RequestData.parse("@" + file, BENCH, SEED);
 
         assertEquals(3, data.size());
         for (long seq = 0; seq < 7; seq++) {
+            // Connection 9 starts on line 9 % 3 = 0; connection 10 on line 1.
             BenchMessage sent = BenchMessage.parseFrom(data.payload(TestContext.of(9, seq)));
             assertEquals(seq % 3 + 1, sent.getClientId(), "request " + seq);
             assertEquals(seq % 3 == 1 ? seq : 0, sent.getSequence(), "request " + seq);
+            assertEquals((seq + 1) % 3 + 1, BenchMessage.parseFrom(data.payload(TestContext.of(10, seq))).getClientId(),
+                    "connection 10's request " + seq);
         }
     }
 
