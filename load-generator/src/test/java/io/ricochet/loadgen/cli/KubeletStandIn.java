@@ -30,13 +30,25 @@ final class KubeletStandIn implements AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private final Path logs;
+    private final List<String> entrypoint;
     private final List<Process> processes = new ArrayList<>();
     Job job;
 
+    /** Runs each worker as this JVM's class path would: the generator's classes, and whatever else is on it. */
     KubeletStandIn(KubernetesClient client, String namespace, Path logs) {
+        this(client, namespace, logs, List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), LoadGeneratorMain.class.getName()));
+    }
+
+    /**
+     * Runs each worker with {@code entrypoint} before the container's args: an image's, such as {@code java -jar
+     * /app/load-generator.jar}, with the image's files at a path of this machine.
+     */
+    KubeletStandIn(KubernetesClient client, String namespace, Path logs, List<String> entrypoint) {
         this.client = client;
         this.namespace = namespace;
         this.logs = logs;
+        this.entrypoint = List.copyOf(entrypoint);
     }
 
     /** Waits for the Job, then starts one worker per index. */
@@ -47,8 +59,7 @@ final class KubeletStandIn implements AutoCloseable {
                 .get(0);
         List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
         for (int i = 0; i < job.getSpec().getCompletions(); i++) {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), LoadGeneratorMain.class.getName()));
+            List<String> command = new ArrayList<>(entrypoint);
             command.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(Files.createDirectories(logs).resolve("pod-" + i + ".log").toFile());
