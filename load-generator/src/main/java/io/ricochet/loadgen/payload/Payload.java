@@ -238,7 +238,7 @@ public final class Payload {
     }
 
     /** Byte {@code j} of the body of {@code base}. */
-    public static byte bodyByte(long base, int j) {
+    static byte bodyByte(long base, int j) {
         return (byte) (word(base, j >>> 3) >>> (8 * (j & 7)));
     }
 
