@@ -65,7 +65,7 @@ final class CrrCommand extends ScenarioCommand {
         FrameWorkload workload = Scenarios.workload(commandSpec, common, load);
         Plans.checkAlone(commandSpec);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30), false,
+                Scenarios.embeddedMaxFrame(load, workload), Duration.ofSeconds(30), false,
                 load.protocol, resumption, System.err)) {
             LoadSpec spec = builder.targets(target.address(load.protocol))
                     .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())

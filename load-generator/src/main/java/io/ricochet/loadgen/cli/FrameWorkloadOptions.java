@@ -1,6 +1,9 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.loadgen.payload.Payloads;
+import io.ricochet.loadgen.payload.Template;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -41,15 +44,18 @@ final class FrameWorkloadOptions {
 
     private FrameWorkload resolved;
 
-    /** The workload these options name, made once; {@code sizes} are {@code --size}'s, for generated bodies. */
-    FrameWorkload resolve(CommandLine cli, int minSize, int maxSize, long seed) {
+    /**
+     * The workload these options name, made once; {@code sizes} are {@code --size}'s, for generated bodies, and
+     * {@code largestBody} what one frame (or datagram) of the command carries.
+     */
+    FrameWorkload resolve(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
         if (resolved == null) {
-            resolved = make(cli, minSize, maxSize, seed);
+            resolved = make(cli, minSize, maxSize, seed, largestBody);
         }
         return resolved;
     }
 
-    private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed) {
+    private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
         if (workload.given()) {
             if (payload != null || expect != null) {
                 throw new CommandLine.ParameterException(cli, "invalid option value: --" + (payload != null ? "payload"
@@ -59,6 +65,33 @@ final class FrameWorkloadOptions {
             return WorkloadCatalog.load(cli, workload.jars).create(cli, workload.name, workload.parameters,
                     FrameWorkload.class, "a framed workload, for this command; an RPC workload runs with rpc");
         }
-        return PayloadWorkload.generated(seed, minSize, maxSize);
+        Expectation expectation;
+        try {
+            expectation = expect == null ? Expectation.reversed() : Expectation.parse(expect, seed);
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, "--expect: " + e.getMessage());
+        }
+        if (payload == null) {
+            return PayloadWorkload.generated(seed, minSize, maxSize, expectation);
+        }
+        if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption("--size")) {
+            throw usage(cli, "--size with --payload (expected: one of them; the payload's own bytes are its size)");
+        }
+        PayloadWorkload workload;
+        try {
+            Template template = Payloads.parse(payload, seed);
+            workload = PayloadWorkload.of(template, expectation);
+        } catch (IllegalArgumentException e) {
+            throw usage(cli, "--payload: " + e.getMessage());
+        }
+        if (workload.maxBodyLength() > largestBody) {
+            throw usage(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most " + largestBody
+                    + ", what one frame of this --length-field, or one datagram, carries)");
+        }
+        return workload;
+    }
+
+    private static CommandLine.ParameterException usage(CommandLine cli, String message) {
+        return new CommandLine.ParameterException(cli, "invalid option value: " + message);
     }
 }

@@ -80,7 +80,7 @@ final class RampCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
                 RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                        Math.max(load.field().defaultMaxFrame(), load.size.max()), Duration.ofSeconds(30),
+                        Scenarios.embeddedMaxFrame(load, workload), Duration.ofSeconds(30),
                         load.protocol, System.err)) {
             LoadSpec base;
             try {

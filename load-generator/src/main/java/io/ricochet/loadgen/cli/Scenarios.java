@@ -4,6 +4,7 @@ import io.ricochet.config.Durations;
 import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
@@ -29,7 +30,7 @@ final class Scenarios {
                 .rate(rate).perConnectionRate(connections.perConnectionRate));
         FrameWorkload workload = workload(commandSpec, common, load);
         Plans.checkAlone(commandSpec);
-        int maxFrame = Math.max(load.field().defaultMaxFrame(), load.size.max());
+        int maxFrame = embeddedMaxFrame(load, workload);
         Duration idle = idleTimeout(connections.perConnectionRate);
         try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(), maxFrame,
                 idle, load.protocol, err)) {
@@ -81,9 +82,19 @@ final class Scenarios {
         }
     }
 
+    /**
+     * The embedded server's max frame: the length field's default, or more for the largest body the workload sends
+     * (generated bodies of --size, or a --payload), so the server takes every request it is sent.
+     */
+    static int embeddedMaxFrame(LoadOptions load, FrameWorkload workload) {
+        int largest = workload instanceof PayloadWorkload p ? p.maxBodyLength() : load.size.max();
+        return Math.max(load.field().defaultMaxFrame(), Math.min(largest, load.field().largestMaxFrame()));
+    }
+
     /** The command's workload: from a jar, a --payload with its --expect, or generated bodies of --size. */
     static FrameWorkload workload(CommandSpec commandSpec, CommonOptions common, LoadOptions load) {
-        return load.requests.resolve(commandSpec.commandLine(), load.size.min(), load.size.max(), common.seed);
+        int largest = load.protocol == Protocol.UDP ? load.field().largestUdpBody() : load.field().largestMaxFrame();
+        return load.requests.resolve(commandSpec.commandLine(), load.size.min(), load.size.max(), common.seed, largest);
     }
 
     /** An embedded server's idle timeout: long enough for three requests at the per-connection rate, 30 s at least. */

@@ -7,6 +7,7 @@ import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
@@ -143,7 +144,7 @@ final class SweepCommand implements Callable<Integer> {
         config.put("target", spec.targets().toString());
         config.put("size", size);
         config.put("max_requests", spec.maxRequests());
-        return FrameRuns.held("sweep", spec, PayloadWorkload.generated(common.seed, size, size),
+        return FrameRuns.held("sweep", spec, PayloadWorkload.generated(common.seed, size, size, Expectation.reversed()),
                 new RunOptions("sweep", target.scrape(), null, null, config, alone.hooks()));
     }
 

@@ -12,7 +12,9 @@ import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RateSearch;
 import io.ricochet.loadgen.engine.Schedule;
 import io.ricochet.loadgen.payload.Payload;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.loadgen.payload.Template;
 import io.ricochet.loadgen.report.Summaries;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.run.Runs;
@@ -138,7 +140,8 @@ final class UdpStreamCommand implements Callable<Integer> {
                 .lengthField(field).duration(duration).timeout(linger).seed(common.seed).worker(common.workerIndex)
                 .interval(common.interval).ioThreads(common.ioThreads).transport(common.io).build();
         // One body in every datagram: checking a reply is one comparison per byte.
-        FrameWorkload workload = PayloadWorkload.constantReversed(Payload.body(common.seed, size));
+        FrameWorkload workload = PayloadWorkload.of(Template.literalOf(Payload.body(common.seed, size)),
+                Expectation.reversed());
         InetSocketAddress udp = target.udp().first();
         String where = udp.getHostString() + ":" + udp.getPort();
         try (DatagramStream stream = new DatagramStream(spec, workload)) {

@@ -11,6 +11,14 @@ import java.nio.ByteOrder;
  * {@code word(base, j / 8) = base + (j / 8) * 0x9E3779B97F4A7C15}; the reply must hold the same bytes in reverse
  * order. {@code base} is a SplitMix64 hash of (seed, connection, sequence), so the bodies of two requests are
  * unrelated, and the words of one body are all distinct (the step is odd): an add per eight bytes, not a hash.
+ * {@link #verifyEcho} checks a reply that holds the body as it was sent.
+ *
+ * <pre>{@code
+ * Payload payload = new Payload(seed, 64, 64);
+ * long base = payload.base(request.connection(), request.sequence());
+ * Payload.write(body, base, payload.size(base));              // in request()
+ * boolean ok = Payload.verifyReversed(reply, base, payload.size(base)); // in check(), same base
+ * }</pre>
  */
 public final class Payload {
     private static final int NIO_VERIFY_MIN = 1024;
@@ -18,7 +26,14 @@ public final class Payload {
     private final int minSize;
     private final int maxSize;
 
+    /** Bodies of {@code minSize} to {@code maxSize} bytes, both from 1; a frame is never empty. */
     public Payload(long seed, int minSize, int maxSize) {
+        if (minSize < 1) {
+            throw new IllegalArgumentException("minSize: " + minSize + " (expected: >= 1)");
+        }
+        if (maxSize < minSize) {
+            throw new IllegalArgumentException("maxSize: " + maxSize + " (expected: >= minSize, " + minSize + ")");
+        }
         this.seed = seed;
         this.minSize = minSize;
         this.maxSize = maxSize;
@@ -36,8 +51,17 @@ public final class Payload {
         return base + k * 0x9E3779B97F4A7C15L;
     }
 
+    /** The base of request {@code sequence} of connection {@code connection} ({@code Context.connection()}). */
     public long base(long connection, long sequence) {
         return mix(seed ^ mix(connection * 0x9E3779B97F4A7C15L + sequence));
+    }
+
+    public int minSize() {
+        return minSize;
+    }
+
+    public int maxSize() {
+        return maxSize;
     }
 
     /** The body size of the request whose {@link #base} is {@code base}, uniform in min..max. */
@@ -171,5 +195,79 @@ public final class Payload {
             }
         }
         return true;
+    }
+
+    /** True if {@code reply}'s readable bytes are exactly the body of {@code base} and {@code size}, as sent. */
+    public static boolean verifyEcho(ByteBuf reply, long base, int size) {
+        return verifyEcho(reply, reply.readerIndex(), reply.readableBytes(), base, size);
+    }
+
+    /** True if {@code buf[index, index + length)} is exactly the body of {@code base} and {@code size}, as sent. */
+    public static boolean verifyEcho(ByteBuf buf, int index, int length, long base, int size) {
+        if (length != size) {
+            return false;
+        }
+        if (size >= NIO_VERIFY_MIN && buf.nioBufferCount() == 1) {
+            return verifyEcho(buf.nioBuffer(index, size).order(ByteOrder.LITTLE_ENDIAN), base, size);
+        }
+        int full = size >>> 3;
+        // Body bytes 8k..8k+7 are word k little-endian, where they were written.
+        for (int k = 0; k < full; k++) {
+            if (buf.getLongLE(index + 8 * k) != word(base, k)) {
+                return false;
+            }
+        }
+        int rest = size & 7;
+        if (rest != 0) {
+            long v = word(base, full);
+            for (int i = 0; i < rest; i++) {
+                if (buf.getByte(index + 8 * full + i) != (byte) (v >>> (8 * i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** {@link #verifyEcho} on a little-endian NIO view. */
+    private static boolean verifyEcho(ByteBuffer reply, long base, int size) {
+        int at = reply.position();
+        int full = size >>> 3;
+        for (int k = 0; k < full; k++) {
+            if (reply.getLong(at + 8 * k) != word(base, k)) {
+                return false;
+            }
+        }
+        int rest = size & 7;
+        if (rest != 0) {
+            long v = word(base, full);
+            for (int i = 0; i < rest; i++) {
+                if (reply.get(at + 8 * full + i) != (byte) (v >>> (8 * i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Byte {@code j} of the body of {@code base}. */
+    static byte bodyByte(long base, int j) {
+        return (byte) (word(base, j >>> 3) >>> (8 * (j & 7)));
+    }
+
+    /**
+     * The first offset in {@code reply}'s readable bytes that differs from the body of {@code base} and {@code size}
+     * ({@code reversed}: from that body reversed), or -1 if none does within the shorter of the two. A byte at a time:
+     * for a bad reply's reason, not for the check itself.
+     */
+    public static int firstDifference(ByteBuf reply, long base, int size, boolean reversed) {
+        int n = Math.min(reply.readableBytes(), size);
+        int from = reply.readerIndex();
+        for (int p = 0; p < n; p++) {
+            if (reply.getByte(from + p) != bodyByte(base, reversed ? size - 1 - p : p)) {
+                return p;
+            }
+        }
+        return -1;
     }
 }

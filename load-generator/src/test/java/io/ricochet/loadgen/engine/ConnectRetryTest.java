@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import org.awaitility.Awaitility;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +29,7 @@ class ConnectRetryTest {
         }
         LoadSpec spec = LoadSpec.builder(new InetSocketAddress("127.0.0.1", port)).connections(4)
                 .timeout(Duration.ofSeconds(30)).build();
-        try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64))) {
+        try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64, Expectation.reversed()))) {
             load.start();
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.stats.connectFailures.sum() >= 8);
             assertEquals(0, load.openConnections(), "nothing listens yet");

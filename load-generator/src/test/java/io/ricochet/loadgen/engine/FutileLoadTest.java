@@ -8,6 +8,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.awaitility.Awaitility;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class FutileLoadTest {
     }
 
     private static HeldConnections load(LoadSpec spec) {
-        return new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64));
+        return new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64, Expectation.reversed()));
     }
 
     @Test

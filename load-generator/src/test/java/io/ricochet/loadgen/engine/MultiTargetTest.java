@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +35,7 @@ class MultiTargetTest {
             LoadSpec spec = LoadSpec.builder(new Targets(addresses)).connections(6).pipeline(2)
                     .sourceAddresses(List.of(InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.3")))
                     .timeout(Duration.ofSeconds(10)).build();
-            try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64))) {
+            try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64, Expectation.reversed()))) {
                 load.start();
                 Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.openConnections() == 6
                         && load.counts().ok() >= 100);
@@ -60,7 +61,7 @@ class MultiTargetTest {
             // One transaction at a time: every one of them must still reach each server in turn.
             LoadSpec spec = LoadSpec.builder(new Targets(addresses)).connections(1).timeout(Duration.ofSeconds(10))
                     .build();
-            try (ConnectionPerRequest load = new ConnectionPerRequest(spec, PayloadWorkload.generated(1, 64, 64), false)) {
+            try (ConnectionPerRequest load = new ConnectionPerRequest(spec, PayloadWorkload.generated(1, 64, 64, Expectation.reversed()), false)) {
                 load.start();
                 for (SimpleMeterRegistry registry : registries) {
                     Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> opened(registry) >= 2);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,7 +46,7 @@ class RampReconnectTest {
             acceptor.start();
             LoadSpec spec = LoadSpec.builder(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()))
                     .connections(2).connectRate(0.5).perConnectionRate(0.01).timeout(Duration.ofSeconds(30)).build();
-            try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64))) {
+            try (HeldConnections load = new HeldConnections(spec, PayloadWorkload.generated(1, 64, 64, Expectation.reversed()))) {
                 load.start();
                 Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.openConnections() == 2);
                 assertEquals(3, accepted.get(), "the dropped connection, its replacement and the ramp's second");

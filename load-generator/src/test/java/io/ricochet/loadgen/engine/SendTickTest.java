@@ -10,6 +10,7 @@ import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.transport.RicochetServer;
 import java.time.Duration;
 import org.awaitility.Awaitility;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +28,7 @@ class SendTickTest {
                 .transport(TransportKind.NIO).ioThreads(1).build()).handler(new ReverseEchoHandler())
                 .meterRegistry(new SimpleMeterRegistry()).build().startAndAwait();
                 HeldConnections load = new HeldConnections(LoadSpec.builder(server.tcpAddress()).connections(20)
-                        .perConnectionRate(5).timeout(Duration.ofSeconds(10)).build(), PayloadWorkload.generated(1, 64, 64))) {
+                        .perConnectionRate(5).timeout(Duration.ofSeconds(10)).build(), PayloadWorkload.generated(1, 64, 64, Expectation.reversed()))) {
             load.start();
             // 100 requests at 100/s in all: about a second, which ticking every 100 µs would fill with 10,000 ticks.
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> load.counts().ok() >= 100);

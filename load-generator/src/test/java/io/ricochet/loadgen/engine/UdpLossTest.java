@@ -12,7 +12,9 @@ import io.ricochet.testing.TestServers;
 import io.ricochet.transport.RicochetServer;
 import java.time.Duration;
 import io.ricochet.loadgen.payload.Payload;
+import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.loadgen.payload.Template;
 import io.ricochet.transport.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,7 +55,7 @@ class UdpLossTest {
                 LossyRelay relay = new LossyRelay(server.udpAddress(), impairment, 42);
                 DatagramStream stream = new DatagramStream(LoadSpec.builder(relay.address()).protocol(Protocol.UDP)
                         .rate(2_000).transport(TransportKind.NIO).build(),
-                        PayloadWorkload.constantReversed(Payload.body(7, 32)))) {
+                        PayloadWorkload.of(Template.literalOf(Payload.body(7, 32)), Expectation.reversed()))) {
             stream.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.stats.sent.sum() >= DATAGRAMS);
             stream.stopSending();
