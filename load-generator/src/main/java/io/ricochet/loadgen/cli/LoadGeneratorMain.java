@@ -7,8 +7,10 @@ import picocli.CommandLine.Command;
 
 /** {@code java -jar load-generator.jar <command> [options]}; exit 0 clean, 1 bad replies or errors, 2 usage, 99 a broken threshold. */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "ricochet load-generator 0.1.0",
-        description = "Load tests for length-prefixed reversed-echo servers. Every reply is verified; latency "
-                + "goes into HdrHistogram. Without --target a command starts an embedded echo server.",
+        description = "Load tests for framed TCP, UDP and QUIC services and Ricochet RPC servers: your own, with a "
+                + "workload from a jar (--workload), a --payload and --expect, or any RPC method of a descriptor set "
+                + "(rpc --proto); by default the reference reversed-echo server's. Every reply is checked; latency goes "
+                + "into HdrHistogram. Without --target a command starts an embedded echo server.",
         subcommands = {EchoCommand.class, RrCommand.class, CrrCommand.class, UdpStreamCommand.class,
             SweepCommand.class, RampCommand.class, MassiveCommand.class, RpcCommand.class,
             RegisterCommand.class, ControllerCommand.class, PlanCommand.class, WorkerCommand.class, ReportCommand.class, CompareCommand.class})
