@@ -109,6 +109,31 @@ class RpcCommandsTest {
         assertTrue(r.err().contains("cannot connect"), r.err());
     }
 
+    /**
+     * A server that answers pings but meets every call with silence: the run stops early, as echo's does, when as many
+     * calls as there are clients have passed their deadline unanswered, rather than after every call's deadline
+     * (requests / clients x timeout); and its summary counts what was sent, not what was planned.
+     */
+    @Test
+    void aServerThatAnswersNoCallEndsTheRunEarlyAndSaysWhy() throws Exception {
+        io.ricochet.rpc.RpcDispatcher methods = new io.ricochet.rpc.RpcDispatcher();
+        methods.register("bench.update", request -> new java.util.concurrent.CompletableFuture<>());
+        try (io.ricochet.rpc.RpcServer silent = io.ricochet.rpc.RpcServer.builder()
+                .config(io.ricochet.testing.TestServers.config(io.ricochet.config.TransportKind.NIO)
+                        .udpPort(io.ricochet.config.ServerConfig.DISABLED)
+                        .shutdownTimeout(java.time.Duration.ofMillis(100)).build())
+                .rpc(io.ricochet.rpc.RpcConfig.builder().build()).dispatcher(methods).build().startAndAwait()) {
+            Cli.Result r = Cli.run("rpc", "--target", "127.0.0.1:" + silent.address().getPort(), "--clients", "2",
+                    "--requests", "200", "--timeout", "300ms", "--json");
+            assertEquals(1, r.exit(), r.err());
+            JsonNode s = r.json();
+            assertTrue(s.get("requests").asLong() < 20, "stopped after the first deadlines, not 100 per client: " + r.out());
+            assertEquals(s.get("requests").asLong(), s.get("errors").asLong(), r.out());
+            assertEquals(0, s.get("received_ok").asLong());
+            assertEquals("no reply within --timeout 300ms", s.get("first_error").asText(), "as echo says it");
+        }
+    }
+
     @Test
     void badCountsAreUsageErrors() {
         assertEquals(2, Cli.run("rpc", "--clients", "0").exit());
