@@ -11,7 +11,6 @@ import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcStatus;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -29,8 +28,6 @@ final class CallLane extends Lane {
     private final RpcConversation conversation;
     private final RpcExchange.Session session;
     private long nextSeq;
-    private boolean retryQueued;
-    private boolean holdForRetry;
     /** This phase's figures, for the per-client table. */
     final Histogram latency = RunStats.newHistogram();
     long phaseQuota;
@@ -62,21 +59,12 @@ final class CallLane extends Lane {
         lastAnswerNanos = 0;
         latency.reset();
         quota(requests);
-        if (!ready()) {
-            begin();
-        } else {
-            fill(System.nanoTime());
-        }
-    }
-
-    @Override
-    boolean mayFill() {
-        return !holdForRetry;
+        begin();
     }
 
     @Override
     void send(long intendedNanos, long now) {
-        long seq = nextSeq++;
+        long seq = nextSeq;
         ConnectionContext request = context.at(seq, now);
         if (firstSendNanos == 0) {
             firstSendNanos = now;
@@ -87,9 +75,10 @@ final class CallLane extends Lane {
             try {
                 exchange = session.exchange(request);
             } catch (RuntimeException e) {
-                requestFailed(e, request);
+                failedToRequest(e, request);
                 return;
             }
+            nextSeq++;
             started();
             exchange.whenComplete((check, error) -> answered(seq, intendedNanos, now, check,
                     error == null ? null : unwrap(error), null));
@@ -99,28 +88,21 @@ final class CallLane extends Lane {
         try {
             call = conversation.request(request);
         } catch (RuntimeException e) {
-            requestFailed(e, request);
+            failedToRequest(e, request);
             return;
         }
+        nextSeq++;
         started();
         client.call(call.method(), call.payload(), load.spec().timeout())
                 .whenComplete((payload, error) -> answered(seq, intendedNanos, now, null,
                         error == null ? null : unwrap(error), payload));
     }
 
-    /** The workload failed to make a request: an error, and this lane tries again in 10 ms rather than at once. */
-    private void requestFailed(RuntimeException e, ConnectionContext request) {
+    /** The workload failed to make a request: an error, and this lane tries again shortly rather than at once. */
+    private void failedToRequest(RuntimeException e, ConnectionContext request) {
         load.workloadThrew(e, "request", request);
         errors++;
-        holdForRetry = true;
-        if (!retryQueued) {
-            retryQueued = true;
-            driver.loop().schedule(() -> {
-                retryQueued = false;
-                holdForRetry = false;
-                fill(System.nanoTime());
-            }, 10, TimeUnit.MILLISECONDS);
-        }
+        requestFailed();
     }
 
     private static Throwable unwrap(Throwable error) {

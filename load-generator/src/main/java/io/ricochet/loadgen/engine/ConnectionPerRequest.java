@@ -71,7 +71,7 @@ public final class ConnectionPerRequest extends FrameLoad {
 
         @Override
         void send(long intendedNanos, long now) {
-            long s = seq++;
+            long s = seq;
             ConnectionContext request = context.at(s, now);
             int width = spec.lengthField().width();
             ByteBuf frame = ByteBufAllocator.DEFAULT.ioBuffer(64);
@@ -88,10 +88,10 @@ public final class ConnectionPerRequest extends FrameLoad {
                 frame.release();
                 stats.sent.increment();
                 workloadThrew(e, "request", request);
-                // Tried again on the next send tick or fill, not in a loop here.
-                driver.loop().schedule(() -> fill(System.nanoTime()), 10, TimeUnit.MILLISECONDS);
+                requestFailed();
                 return;
             }
+            seq++;
             started();
             stats.sent.increment();
             Transaction tx = new Transaction(this, s, intendedNanos, now, frame);

@@ -10,7 +10,6 @@ import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.noise.NoiseHandshakeCompletionEvent;
 import io.ricochet.transport.FrameClient;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One held connection's requests: its conversation makes each request's body and checks each reply, and this lane does
@@ -22,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 abstract class FrameLane extends Lane {
     /** A batch is written before it would grow past this; a larger request goes out in a buffer of its own. */
     static final int MAX_BATCH_BYTES = 256 * 1024;
-    /** How long a lane whose workload failed to make a request waits before it tries again. */
-    private static final long RETRY_AFTER_FAILED_REQUEST_MILLIS = 10;
 
     protected final HeldConnections load;
     protected final RunStats stats;
@@ -48,7 +45,6 @@ abstract class FrameLane extends Lane {
     /** The largest body sent, for the reason given when the server closes. */
     private int largestSent;
     private boolean failed;
-    private boolean retryQueued;
     private long unpublishedSent;
     private long unpublishedOk;
     private long unpublishedOkBytes;
@@ -108,7 +104,7 @@ abstract class FrameLane extends Lane {
             if (buf != batch) {
                 buf.release();
             }
-            nextSeq++;
+            // The number is not used up: replies are matched to requests by it.
             unpublishedSent++;
             load.workloadThrew(e, "request", request);
             requestFailed();
@@ -134,31 +130,6 @@ abstract class FrameLane extends Lane {
             write(buf);
         }
         wrote = true;
-    }
-
-    /**
-     * The workload failed to make a request: this fill stops, and the lane tries again shortly, so a workload that
-     * always throws costs a retry every 10 ms, not a busy loop.
-     */
-    private void requestFailed() {
-        closedForFill = true;
-        if (!retryQueued) {
-            retryQueued = true;
-            ctx.executor().schedule(() -> {
-                retryQueued = false;
-                closedForFill = false;
-                fill(System.nanoTime());
-                flush();
-            }, RETRY_AFTER_FAILED_REQUEST_MILLIS, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** Set while a failed request's retry is pending: {@link #fill} sends nothing until then. */
-    private boolean closedForFill;
-
-    @Override
-    final boolean mayFill() {
-        return !closedForFill;
     }
 
     @Override

@@ -8,6 +8,8 @@ package io.ricochet.loadgen.engine;
  * its driver's event loop.
  */
 abstract class Lane {
+    /** How long a lane whose workload failed to make a request waits before it tries again. */
+    static final long RETRY_AFTER_FAILED_REQUEST_MILLIS = 10;
     final LoopDriver driver;
     final Pace pace;
     /** This lane's run-wide connection index. */
@@ -22,6 +24,7 @@ abstract class Lane {
     /** False until the lane may send: at once in plaintext, after the handshake over TLS or Noise. */
     private boolean ready;
     boolean closed;
+    private boolean holdingAfterFailure;
     /** This lane's index in its driver's list, kept by the driver. */
     int driverSlot;
 
@@ -34,7 +37,11 @@ abstract class Lane {
         this.quota = Long.MAX_VALUE;
     }
 
-    /** Lets the lane send: its first requests go now (closed loop) or from a staggered start (open loop). */
+    /**
+     * Lets the lane send: its first requests go now (closed loop) or from a staggered start (open loop). Called again
+     * at a new phase (an RPC load's measured phase after its warmup), it starts the schedule afresh rather than
+     * catching up the time in between.
+     */
     final void begin() {
         ready = true;
         long now = System.nanoTime();
@@ -120,9 +127,26 @@ abstract class Lane {
     /** Starts one request, intended at {@code intendedNanos}, sent now; calls {@link #started}. */
     abstract void send(long intendedNanos, long now);
 
-    /** False while the lane must not send for a reason of its own (a failed request's retry is pending). */
+    /** False while the lane must not send for a reason of its own. */
     boolean mayFill() {
-        return true;
+        return !holdingAfterFailure;
+    }
+
+    /**
+     * The workload failed to make a request (counted by the caller): this fill stops, and the lane tries again in
+     * {@value #RETRY_AFTER_FAILED_REQUEST_MILLIS} ms, so a workload that always throws costs a retry every 10 ms rather
+     * than a busy loop. On the lane's loop.
+     */
+    final void requestFailed() {
+        if (holdingAfterFailure) {
+            return;
+        }
+        holdingAfterFailure = true;
+        driver.loop().schedule(() -> {
+            holdingAfterFailure = false;
+            fill(System.nanoTime());
+            flush();
+        }, RETRY_AFTER_FAILED_REQUEST_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** After a fill's sends: writes what they batched. */
