@@ -14,7 +14,10 @@ public interface Context {
      */
     long connection();
 
-    /** The request's number on its connection, from 0; -1 in {@code open}. */
+    /**
+     * The request's number on its connection, from 0; -1 in {@code open}. A connection the server dropped is opened
+     * again under the same index with a new conversation, numbered from 0 again.
+     */
     long sequence();
 
     /** This worker's index under a controller; 0 when the generator runs alone or from code. */
@@ -22,8 +25,8 @@ public interface Context {
 
     /**
      * The connection's random source, seeded from the run's {@code --seed} and the connection's index, so a run with
-     * the same seed makes the same requests. A check that needs what a request drew keeps it (the draws do not
-     * repeat).
+     * the same seed makes the same requests (a reopened connection draws the same again). A check that needs what a
+     * request drew keeps it: the draws do not repeat, so a check cannot draw them again.
      */
     RandomGenerator random();
 

@@ -23,7 +23,9 @@ public interface FrameConversation {
     /**
      * Checks the reply to request {@code request.sequence()}: its body is {@code reply}'s readable bytes, valid during
      * this call only (do not release it, keep it or move its indices). {@code request.sendTimeMicros()} is the time
-     * the request was made, as in {@link #request}.
+     * the request was made, as in {@link #request}. Over UDP, a reply that comes after its request timed out is also
+     * checked against the last 8 requests of its connection that timed out, to count it late rather than bad: so a
+     * check must not change the conversation's state, and may be asked about one of those older requests again.
      */
     Check check(Context request, ByteBuf reply);
 }

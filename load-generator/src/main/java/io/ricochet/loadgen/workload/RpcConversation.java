@@ -1,9 +1,9 @@
 package io.ricochet.loadgen.workload;
 
 /**
- * One RPC connection's calls and the checks of their answers, called on the connection's event loop only. With
- * {@code --in-flight} above 1, later calls are made before earlier answers come, and answers may come in any order:
- * each check is given the context of its own call.
+ * One RPC connection's calls and the checks of their answers, called on the connection's event loop only. The calls
+ * are sent on the connection in the order they are made. With {@code --in-flight} above 1, later calls are made
+ * before earlier answers come, and answers may come in any order: each check is given the context of its own call.
  *
  * <p>A call whose deadline passes, or whose connection is lost, is an error and is not checked. Any other answer is:
  * {@code OK} with its payload, or the status the server answered with (a check may expect {@code NOT_FOUND}). An

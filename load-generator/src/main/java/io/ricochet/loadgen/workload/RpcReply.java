@@ -4,8 +4,8 @@ import com.google.protobuf.ByteString;
 import io.ricochet.rpc.RpcStatus;
 
 /**
- * How a call was answered: {@code OK} with the answer's bytes, or another status with the server's detail (the payload
- * then empty).
+ * How a call was answered: {@code OK} with the answer's bytes (the detail then empty), or another status with the
+ * server's detail (the payload then empty).
  */
 public record RpcReply(RpcStatus status, ByteString payload, String detail) {
 

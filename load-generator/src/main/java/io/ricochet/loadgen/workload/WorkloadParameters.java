@@ -51,6 +51,28 @@ public final class WorkloadParameters {
         }
     }
 
+    /** {@link #intValue(String, int)}, which must lie in {@code min..max}: {@code keys: 0 (expected: 1..100000)}. */
+    public int intValue(String key, int fallback, int min, int max) {
+        int v = intValue(key, fallback);
+        if (v < min || v > max) {
+            throw invalid(key, Integer.toString(v), min + ".." + max);
+        }
+        return v;
+    }
+
+    /** {@link #doubleValue(String, double)}, which must lie in {@code min..max}: {@code share: 2 (expected: 0..1)}. */
+    public double doubleValue(String key, double fallback, double min, double max) {
+        double v = doubleValue(key, fallback);
+        if (v < min || v > max) {
+            throw invalid(key, stringValue(key, Double.toString(v)), format(min) + ".." + format(max));
+        }
+        return v;
+    }
+
+    private static String format(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
     public long longValue(String key, long fallback) {
         String v = stringValue(key, null);
         if (v == null) {
