@@ -3,6 +3,7 @@ package io.ricochet.loadgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,9 +68,11 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * The k8s/ manifests. Every file parses into Fabric8's model, and every profile, as {@code kubectl kustomize} builds it,
- * agrees with itself (selectors, ports, image, the wait for the echo server, the report volume) and with the CLIs that
- * run it. The built checks need kubectl: .ci/run installs Debian's kubernetes-client when there is none, whose
- * kustomize (v2.0.3) builds the same objects as a current one (v5) from these files.
+ * agrees with itself (selectors, ports, image, the wait for the server under test, the report volume) and with the CLIs
+ * that run it. The server under test is the echo server, except in k8s/workload, where it is the example's KV service
+ * and the controller runs a workload from the profile's own image (examples/Dockerfile). The built checks need kubectl:
+ * .ci/run installs Debian's kubernetes-client when there is none, whose kustomize (v2.0.3) builds the same objects as a
+ * current one (v5) from these files.
  */
 @Timeout(120)
 class ManifestsTest {
@@ -81,9 +84,35 @@ class ManifestsTest {
     private static final String READY_PODS = "echo-server-pods";
     private static final String CONTROLLER = "ricochet-load-controller";
     private static final String CONFIG = "ricochet-load-config";
+    private static final String KV = "kv-server";
+    /** The kustomizations that are parts profiles are built from, not profiles themselves. */
+    private static final String CONTROLLER_PART = "base/load-controller";
+    /** The profiles whose kustomization sets the image (images:); every other takes base's. */
+    private static final Set<String> OWN_IMAGE = Set.of("base", "workload");
+    /** The workload profile's workload, found by name in its image's /app/workloads/. */
+    private static final String WORKLOAD = "workload";
+    private static final String KV_TEXT = "kv-text";
+
+    /**
+     * A server under test: its Deployment and Service, the headless Service of its Ready pods, the ConfigMap variable
+     * that says how many the controller waits for, and its container's ports, each bound by its {@code --NAME-port}.
+     */
+    private record ServerUnderTest(String name, String readyPods, String replicasVariable, List<String> ports) {
+        boolean servesMetrics() {
+            return ports.contains("metrics");
+        }
+    }
+
+    private static final ServerUnderTest ECHO_SERVER = new ServerUnderTest(ECHO, READY_PODS, "ECHO_SERVER_REPLICAS",
+            List.of("tcp", "udp", "rpc", "metrics"));
+    private static final ServerUnderTest KV_SERVER = new ServerUnderTest(KV, "kv-server-pods", "KV_SERVER_REPLICAS",
+            List.of("tcp", "rpc"));
+    /** Each profile's server under test: the Deployment its controller's --target Service selects (a test checks). */
+    private static final Map<String, ServerUnderTest> SERVER_UNDER_TEST = Map.of(".", ECHO_SERVER, "base", ECHO_SERVER,
+            "small", ECHO_SERVER, "massive", ECHO_SERVER, "report-pvc", ECHO_SERVER, WORKLOAD, KV_SERVER);
 
     /** Every directory with a kustomization, as a path under k8s/ ("." for k8s/ itself). */
-    static Stream<String> profiles() throws IOException {
+    static Stream<String> kustomizations() throws IOException {
         try (Stream<Path> files = Files.walk(K8S)) {
             return files.filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
                     .map(p -> K8S.relativize(p.getParent()).toString()).map(p -> p.isEmpty() ? "." : p).sorted()
@@ -91,9 +120,17 @@ class ManifestsTest {
         }
     }
 
+    /** Every kustomization but the parts: what {@code kubectl apply -k} is given. */
+    static Stream<String> profiles() throws IOException {
+        return kustomizations().filter(k -> !k.equals(CONTROLLER_PART));
+    }
+
     @Test
     void theProfilesAreTheOnesTheDocsName() throws IOException {
-        assertEquals(List.of(".", "base", "massive", "report-pvc", "small"), profiles().toList());
+        assertEquals(List.of(".", "base", "massive", "report-pvc", "small", "workload"), profiles().toList());
+        assertEquals(List.of(".", "base", CONTROLLER_PART, "massive", "report-pvc", "small", "workload"),
+                kustomizations().toList());
+        assertEquals(new TreeSet<>(SERVER_UNDER_TEST.keySet()), new TreeSet<>(profiles().toList()));
     }
 
     @Test
@@ -114,12 +151,35 @@ class ManifestsTest {
                 assertInstanceOf(HasMetadata.class, Serialization.unmarshal(in), yaml.toString());
             }
         }
-        Set<String> inBase = new HashSet<>(listed(K8S.resolve("base/kustomization.yaml")));
+        // Every manifest of base's directories, and of the workload profile's, is in its build (directly, or through
+        // a part it lists under bases:).
+        Set<Path> inBase = reached(K8S.resolve("base"));
         try (Stream<Path> files = Files.list(K8S.resolve("base/echo-server"));
                 Stream<Path> more = Files.list(K8S.resolve("base/load-controller"))) {
-            Stream.concat(files, more).forEach(p -> assertTrue(inBase.contains(K8S.resolve("base").relativize(p).toString()),
-                    "k8s/base/kustomization.yaml leaves out " + p));
+            Stream.concat(files, more).filter(p -> !p.getFileName().toString().equals("kustomization.yaml"))
+                    .forEach(p -> assertTrue(inBase.contains(p.toAbsolutePath().normalize()),
+                            "k8s/base/kustomization.yaml leaves out " + p));
         }
+        Set<Path> inWorkload = reached(K8S.resolve(WORKLOAD));
+        try (Stream<Path> files = Files.walk(K8S.resolve(WORKLOAD))) {
+            files.filter(p -> p.toString().endsWith(".yaml") && !p.getFileName().toString().equals("kustomization.yaml"))
+                    .forEach(p -> assertTrue(inWorkload.contains(p.toAbsolutePath().normalize()),
+                            "k8s/workload/kustomization.yaml leaves out " + p));
+        }
+    }
+
+    /** The files a kustomization's build reads: those it lists, and those of the directories it lists, in turn. */
+    private static Set<Path> reached(Path dir) throws IOException {
+        Set<Path> files = new HashSet<>();
+        for (String entry : listed(dir.resolve("kustomization.yaml"))) {
+            Path p = dir.resolve(entry).toAbsolutePath().normalize();
+            if (Files.isDirectory(p)) {
+                files.addAll(reached(p));
+            } else {
+                files.add(p);
+            }
+        }
+        return files;
     }
 
     private static List<String> listed(Path kustomization) throws IOException {
@@ -137,7 +197,7 @@ class ManifestsTest {
      * they are caught here rather than on CI.
      */
     @ParameterizedTest
-    @MethodSource("profiles")
+    @MethodSource("kustomizations")
     void everyKustomizationUsesFormsThatKustomizeV2AlsoBuilds(String profile) throws IOException {
         Path dir = K8S.resolve(profile);
         JsonNode k = YAML.readTree(dir.resolve("kustomization.yaml").toFile());
@@ -147,8 +207,8 @@ class ManifestsTest {
                 profile + ": " + fields);
         k.path("resources").forEach(r -> assertTrue(Files.isRegularFile(dir.resolve(r.asText())), profile + ": " + r));
         k.path("bases").forEach(b -> assertTrue(Files.isDirectory(dir.resolve(b.asText())), profile + ": " + b));
-        // The image is set in one place.
-        assertEquals(profile.equals("base"), k.has("images"), profile);
+        // The image is set in one place: base's for the echo profiles; the workload profile's own, with its jar.
+        assertEquals(OWN_IMAGE.contains(profile), k.has("images"), profile);
     }
 
     /** The built profile: {@code kubectl kustomize k8s/PROFILE}, each object in its Fabric8 model. */
@@ -213,10 +273,19 @@ class ManifestsTest {
     void everyProfileBuildsIntoFabric8ModelsWithTheRoleTheExecutorNeeds(String profile) {
         List<HasMetadata> objects = build(profile);
         assertEquals(objects.size(), new HashSet<>(names(objects)).size(), names(objects).toString());
-        one(objects, Deployment.class, ECHO);
-        one(objects, Service.class, ECHO);
-        one(objects, Service.class, READY_PODS);
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        one(objects, Deployment.class, server.name());
+        one(objects, Service.class, server.name());
+        one(objects, Service.class, server.readyPods());
         one(objects, Service.class, CONTROLLER);
+        // Nothing else: no server that nothing loads (the workload profile has no echo server), nothing left over.
+        Set<String> expected = new TreeSet<>(List.of("ServiceAccount/" + CONTROLLER, "Role/" + CONTROLLER,
+                "RoleBinding/" + CONTROLLER, "Service/" + CONTROLLER, "ConfigMap/" + CONFIG, "Job/" + CONTROLLER,
+                "Deployment/" + server.name(), "Service/" + server.name(), "Service/" + server.readyPods()));
+        if (profile.equals("report-pvc")) {
+            expected.add("PersistentVolumeClaim/ricochet-report");
+        }
+        assertEquals(expected, new TreeSet<>(names(objects)));
         one(objects, ConfigMap.class, CONFIG);
         Role role = one(objects, Role.class, CONTROLLER);
         Map<String, Set<String>> granted = new HashMap<>();
@@ -238,11 +307,12 @@ class ManifestsTest {
     @MethodSource("profiles")
     void everyServiceSelectsExactlyItsPodsAndNamesTheirPorts(String profile) {
         List<HasMetadata> objects = build(profile);
-        Deployment echo = one(objects, Deployment.class, ECHO);
-        Map<String, String> echoLabels = echo.getSpec().getTemplate().getMetadata().getLabels();
-        assertTrue(echoLabels.entrySet().containsAll(echo.getSpec().getSelector().getMatchLabels().entrySet()),
-                echo.getSpec().getSelector().toString());
-        Map<String, PodTemplateSpec> templates = Map.of(ECHO, echo.getSpec().getTemplate(),
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        Deployment deployment = one(objects, Deployment.class, server.name());
+        Map<String, String> serverLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+        assertTrue(serverLabels.entrySet().containsAll(deployment.getSpec().getSelector().getMatchLabels().entrySet()),
+                deployment.getSpec().getSelector().toString());
+        Map<String, PodTemplateSpec> templates = Map.of(server.name(), deployment.getSpec().getTemplate(),
                 CONTROLLER, one(objects, Job.class, CONTROLLER).getSpec().getTemplate());
         // The workers' pods, which the controller makes: no Service may take them for the server or the controller.
         Map<String, String> workerLabels = JobFactory.labels(new KubernetesSettings(null, "run", null, 1, 1, "1", "1Gi",
@@ -262,8 +332,9 @@ class ManifestsTest {
                 assertEquals(port.getProtocol(), target.getProtocol(), port.toString());
             }
         }
-        assertEquals(Map.of(ECHO, ECHO, READY_PODS, ECHO, CONTROLLER, CONTROLLER), selects);
-        assertEquals("None", one(objects, Service.class, READY_PODS).getSpec().getClusterIP());
+        assertEquals(Map.of(server.name(), server.name(), server.readyPods(), server.name(), CONTROLLER, CONTROLLER),
+                selects);
+        assertEquals("None", one(objects, Service.class, server.readyPods()).getSpec().getClusterIP());
     }
 
     private static ContainerPort port(Container container, String name) {
@@ -276,19 +347,40 @@ class ManifestsTest {
         return service.getSpec().getPorts().stream().filter(p -> p.getName().equals(name)).findFirst().orElseThrow().getPort();
     }
 
+    /**
+     * The server under test listens where its container's ports say, is Ready when it can serve, and says where its
+     * metrics are if it has them: the echo server's /health and /metrics on its metrics port; the KV service, which has
+     * neither, Ready once its TCP port accepts, and no scrape annotation.
+     */
     @ParameterizedTest
     @MethodSource("profiles")
-    void theEchoServersFlagsAreItsContainerPortsProbesAndScrapeAnnotation(String profile) {
-        Deployment echo = one(build(profile), Deployment.class, ECHO);
-        Container container = echo.getSpec().getTemplate().getSpec().getContainers().get(0);
-        Map<String, String> flags = container.getArgs().stream().map(a -> a.split("=", 2))
-                .collect(Collectors.toMap(a -> a[0], a -> a.length > 1 ? a[1] : ""));
-        for (String name : List.of("tcp", "udp", "rpc", "metrics")) {
+    void theServersFlagsAreItsContainerPortsProbesAndScrapeAnnotation(String profile) {
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        Deployment deployment = one(build(profile), Deployment.class, server.name());
+        Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> flags = flags(container);
+        assertEquals(server.ports(), container.getPorts().stream().map(ContainerPort::getName).toList());
+        for (String name : server.ports()) {
             assertEquals(Integer.parseInt(flags.get("--" + name + "-port")), port(container, name).getContainerPort(), name);
         }
-        assertEquals("metrics", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
-        assertEquals("/health", container.getReadinessProbe().getHttpGet().getPath());
-        assertEquals(flags.get("--metrics-port"), echo.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/port"));
+        Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        if (server.servesMetrics()) {
+            assertEquals("metrics", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
+            assertEquals("/health", container.getReadinessProbe().getHttpGet().getPath());
+            assertEquals(flags.get("--metrics-port"), annotations.get("prometheus.io/port"));
+        } else {
+            assertNull(container.getReadinessProbe().getHttpGet());
+            assertEquals("tcp", container.getReadinessProbe().getTcpSocket().getPort().getStrVal());
+            assertEquals("tcp", container.getLivenessProbe().getTcpSocket().getPort().getStrVal());
+            assertTrue(annotations == null || annotations.keySet().stream().noneMatch(a -> a.startsWith("prometheus.io/")),
+                    String.valueOf(annotations));
+        }
+    }
+
+    /** A container's {@code --flag=value} args by flag ("" for a bare flag). */
+    private static Map<String, String> flags(Container container) {
+        return container.getArgs().stream().map(a -> a.split("=", 2))
+                .collect(Collectors.toMap(a -> a[0], a -> a.length > 1 ? a[1] : ""));
     }
 
     @ParameterizedTest
@@ -298,7 +390,8 @@ class ManifestsTest {
         Job job = one(objects, Job.class, CONTROLLER);
         Container container = job.getSpec().getTemplate().getSpec().getContainers().get(0);
         Service coordination = one(objects, Service.class, CONTROLLER);
-        Service echoService = one(objects, Service.class, ECHO);
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        Service serverService = one(objects, Service.class, server.name());
         Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
         assertEquals(CONFIG, container.getEnvFrom().get(0).getConfigMapRef().getName());
         List<String> args = container.getArgs().stream().map(a -> expand(a, env)).toList();
@@ -314,16 +407,36 @@ class ManifestsTest {
         ParseResult scenario = LoadGeneratorMain.newCommandLine().parseArgs(controller.scenario.toArray(String[]::new));
         ScenarioCommand command = (ScenarioCommand) scenario.subcommand().commandSpec().userObject();
         CommonOptions common = command.common();
-        assertEquals(echoService.getMetadata().getName(), common.target.first().getHostString());
-        assertEquals(servicePort(echoService, "tcp"), common.target.first().getPort());
-        // Every echo-server replica is scraped at its own IP: the pods the Deployment selects, at its metrics port.
-        Deployment echo = one(objects, Deployment.class, ECHO);
-        assertEquals(echo.getSpec().getSelector().getMatchLabels(), controller.kubernetes.scrapeSelector);
-        assertEquals(port(echo.getSpec().getTemplate().getSpec().getContainers().get(0), "metrics").getContainerPort(),
-                controller.kubernetes.scrapePort);
-        assertEquals(echo.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/path"),
-                controller.kubernetes.scrapePath);
+        assertEquals(serverService.getMetadata().getName(), common.target.first().getHostString());
+        assertEquals(servicePort(serverService, "tcp"), common.target.first().getPort());
+        // The server under test is the one Deployment whose pods the --target Service selects.
+        Map<String, String> targeted = serverService.getSpec().getSelector();
+        assertEquals(List.of(server.name()), all(objects, Deployment.class).stream()
+                .filter(d -> d.getSpec().getTemplate().getMetadata().getLabels().entrySet().containsAll(targeted.entrySet()))
+                .map(d -> d.getMetadata().getName()).toList());
+        Deployment deployment = one(objects, Deployment.class, server.name());
+        if (server.servesMetrics()) {
+            // Every replica is scraped at its own IP: the pods the Deployment selects, at its metrics port.
+            assertEquals(deployment.getSpec().getSelector().getMatchLabels(), controller.kubernetes.scrapeSelector);
+            assertEquals(port(deployment.getSpec().getTemplate().getSpec().getContainers().get(0), "metrics")
+                    .getContainerPort(), controller.kubernetes.scrapePort);
+            assertEquals(deployment.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/path"),
+                    controller.kubernetes.scrapePath);
+        } else {
+            // A server with no /metrics is not scraped: a selector would point the controller at pods without one.
+            assertNull(controller.kubernetes.scrapeSelector);
+        }
         assertEquals(List.of(), common.scrape);
+        // The workload: the echo profiles send the echo server's generated bodies; the workload profile names its
+        // workload and parameters (from the ConfigMap), with no --workload-jar: its image's /app/workloads/ has the jar.
+        WorkloadOptions workload = command.workloadOptions();
+        if (profile.equals(WORKLOAD)) {
+            assertEquals(KV_TEXT, workload.name);
+            assertEquals(Map.of("keys", env.get("KEYS"), "get-share", env.get("GET_SHARE")), workload.parameters);
+            assertEquals(List.of(), workload.jars);
+        } else {
+            assertNull(workload.name);
+        }
         assertEquals(common.metricsPort, port(container, "metrics").getContainerPort());
         assertEquals(Integer.toString(common.metricsPort),
                 job.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/port"));
@@ -337,6 +450,12 @@ class ManifestsTest {
         long connections = shards.stream().flatMap(List::stream).filter(a -> a.startsWith("--connections="))
                 .mapToLong(a -> Long.parseLong(a.substring("--connections=".length()))).sum();
         assertEquals(Long.parseLong(env.get("CONNECTIONS")), connections);
+        // And every worker runs the same workload with the same parameters.
+        List<String> workloadArgs = controller.scenario.stream().filter(a -> a.startsWith("--workload")).toList();
+        assertEquals(profile.equals(WORKLOAD), !workloadArgs.isEmpty(), workloadArgs.toString());
+        for (List<String> shard : shards) {
+            assertEquals(workloadArgs, shard.stream().filter(a -> a.startsWith("--workload")).toList());
+        }
     }
 
     private static double[] equal(int n) {
@@ -357,11 +476,15 @@ class ManifestsTest {
         return m.appendTail(out).toString();
     }
 
-    /** The files name the image without a tag; only base's images: gives it one, for every container. */
+    /**
+     * The files name the image without a tag; only an images: gives it one, for every container: base's in the echo
+     * profiles, and in the workload profile its own (Ricochet's image with the workload jar added).
+     */
     @ParameterizedTest
     @MethodSource("profiles")
     void everyContainerRunsTheImageThatKustomizeImagesSets(String profile) throws IOException {
-        JsonNode images = YAML.readTree(K8S.resolve("base/kustomization.yaml").toFile()).get("images");
+        JsonNode images = YAML.readTree(K8S.resolve(OWN_IMAGE.contains(profile) ? profile : "base")
+                .resolve("kustomization.yaml").toFile()).get("images");
         assertEquals(1, images.size(), images.toString());
         JsonNode image = images.get(0);
         String expected = image.get("newName").asText() + ":" + image.get("newTag").asText();
@@ -374,7 +497,8 @@ class ManifestsTest {
             Stream.concat(pod.getInitContainers().stream(), pod.getContainers().stream())
                     .forEach(c -> assertEquals(expected, c.getImage(), c.getName()));
         }
-        for (String file : List.of("base/echo-server/deployment.yaml", "base/load-controller/job.yaml")) {
+        for (String file : List.of("base/echo-server/deployment.yaml", "base/load-controller/job.yaml",
+                "workload/kv-server/deployment.yaml", "workload/load-controller/job.yaml")) {
             String raw = Files.readString(K8S.resolve(file), StandardCharsets.UTF_8);
             Matcher m = Pattern.compile("image: (\\S+)").matcher(raw);
             while (m.find()) {
@@ -385,18 +509,21 @@ class ManifestsTest {
 
     @ParameterizedTest
     @MethodSource("profiles")
-    void theControllerWaitsForAsManyReadyEchoServerPodsAsTheDeploymentHas(String profile) {
+    void theControllerWaitsForAsManyReadyServerPodsAsTheDeploymentHas(String profile) {
         List<HasMetadata> objects = build(profile);
-        Deployment echo = one(objects, Deployment.class, ECHO);
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        Deployment deployment = one(objects, Deployment.class, server.name());
         PodTemplateSpec template = one(objects, Job.class, CONTROLLER).getSpec().getTemplate();
         Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
-        assertEquals(echo.getSpec().getReplicas(), Integer.valueOf(env.get("ECHO_SERVER_REPLICAS")));
+        assertEquals(deployment.getSpec().getReplicas(), Integer.valueOf(env.get(server.replicasVariable())));
         assertTrue(env.get("SERVER_READY_TIMEOUT").matches("\\d+[smh]"), env.get("SERVER_READY_TIMEOUT"));
         assertEquals(1, template.getSpec().getInitContainers().size());
         Container wait = template.getSpec().getInitContainers().get(0);
+        assertEquals("wait-for-" + server.name(), wait.getName());
         assertEquals(CONFIG, wait.getEnvFrom().get(0).getConfigMapRef().getName());
-        assertTrue(wait.getCommand().get(2).contains("getent ahosts " + READY_PODS + " "), wait.getCommand().toString());
-        assertEquals(echo.getSpec().getSelector().getMatchLabels(), one(objects, Service.class, READY_PODS).getSpec().getSelector());
+        assertTrue(wait.getCommand().get(2).contains("getent ahosts " + server.readyPods() + " "), wait.getCommand().toString());
+        assertEquals(deployment.getSpec().getSelector().getMatchLabels(),
+                one(objects, Service.class, server.readyPods()).getSpec().getSelector());
         // `kubectl logs job/...` shows the controller's log, summary included, not the wait's.
         assertEquals(template.getSpec().getContainers().get(0).getName(),
                 template.getMetadata().getAnnotations().get("kubectl.kubernetes.io/default-container"));
@@ -408,27 +535,32 @@ class ManifestsTest {
      */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 | 4 | 0 | echo-server: all 4 replicas Ready",
-        "10.0.0.1                            | 1 | 0 | echo-server: all 1 replicas Ready",
-        "10.0.0.1 10.0.0.2 10.0.0.3          | 4 | 1 | echo-server: not all 4 replicas Ready after 1s",
-        "''                                  | 1 | 1 | echo-server: not all 1 replicas Ready after 1s"})
-    void theWaitEndsOnceEveryReplicaIsReadyAndFailsAfterItsBound(String addresses, int replicas, int exit, String says,
-            @TempDir Path bin) throws Exception {
+        ".        | 10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 | 4 | 0 | echo-server: all 4 replicas Ready",
+        ".        | 10.0.0.1                            | 1 | 0 | echo-server: all 1 replicas Ready",
+        ".        | 10.0.0.1 10.0.0.2 10.0.0.3          | 4 | 1 | echo-server: not all 4 replicas Ready after 1s",
+        ".        | ''                                  | 1 | 1 | echo-server: not all 1 replicas Ready after 1s",
+        "workload | 10.0.0.1 10.0.0.2                   | 2 | 0 | kv-server: all 2 replicas Ready",
+        "workload | 10.0.0.1                            | 1 | 0 | kv-server: all 1 replicas Ready",
+        "workload | 10.0.0.1                            | 2 | 1 | kv-server: not all 2 replicas Ready after 1s",
+        "workload | ''                                  | 1 | 1 | kv-server: not all 1 replicas Ready after 1s"})
+    void theWaitEndsOnceEveryReplicaIsReadyAndFailsAfterItsBound(String profile, String addresses, int replicas, int exit,
+            String says, @TempDir Path bin) throws Exception {
         Optional<Path> bash = onPath("bash");
         assumeTrue(bash.isPresent(), "no bash to run the init container's script in");
-        Container wait = one(build("."), Job.class, CONTROLLER).getSpec().getTemplate().getSpec().getInitContainers().get(0);
+        ServerUnderTest server = SERVER_UNDER_TEST.get(profile);
+        Container wait = one(build(profile), Job.class, CONTROLLER).getSpec().getTemplate().getSpec().getInitContainers().get(0);
         assertEquals(List.of("bash", "-c"), wait.getCommand().subList(0, 2));
         Path getent = bin.resolve("getent");
-        Files.writeString(getent, "#!/bin/sh\n[ \"$1 $2\" = \"ahosts " + READY_PODS + "\" ] || exit 2\n"
+        Files.writeString(getent, "#!/bin/sh\n[ \"$1 $2\" = \"ahosts " + server.readyPods() + "\" ] || exit 2\n"
                 + "[ -n \"$ADDRESSES\" ] || exit 2\n"
-                + "for a in $ADDRESSES; do for t in STREAM DGRAM RAW; do echo \"$a  $t " + READY_PODS + "\"; done; done\n");
+                + "for a in $ADDRESSES; do for t in STREAM DGRAM RAW; do echo \"$a  $t " + server.readyPods() + "\"; done; done\n");
         assertTrue(getent.toFile().setExecutable(true));
         Path output = bin.resolve("output");
         ProcessBuilder builder = new ProcessBuilder(bash.get().toString(), "-c", wait.getCommand().get(2))
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
         builder.environment().put("ADDRESSES", addresses);
-        builder.environment().put("ECHO_SERVER_REPLICAS", Integer.toString(replicas));
+        builder.environment().put(server.replicasVariable(), Integer.toString(replicas));
         builder.environment().put("SERVER_READY_TIMEOUT", "1s");
         Process process = builder.start();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the wait outlived its bound");
@@ -476,5 +608,132 @@ class ManifestsTest {
         // Nothing new to pull: the image the run's pods have (base's images:, by default).
         JsonNode image = YAML.readTree(K8S.resolve("base/kustomization.yaml").toFile()).get("images").get(0);
         assertEquals(image.get("newName").asText() + ":" + image.get("newTag").asText(), container.getImage());
+    }
+
+    /**
+     * k8s/base/load-controller, the part both base and the workload profile are built from, is what a controller needs
+     * whatever it loads, and nothing else; every profile has those objects as the part builds them.
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyProfileHasTheControllersAccountRoleAndServiceAsThePartBuildsThem(String profile) {
+        List<HasMetadata> part = build(CONTROLLER_PART);
+        assertEquals(new TreeSet<>(List.of("ServiceAccount/" + CONTROLLER, "Role/" + CONTROLLER,
+                "RoleBinding/" + CONTROLLER, "Service/" + CONTROLLER)), new TreeSet<>(names(part)));
+        List<HasMetadata> objects = build(profile);
+        for (HasMetadata object : part) {
+            assertEquals(object, one(objects, object.getClass(), object.getMetadata().getName()), profile);
+        }
+    }
+
+    /**
+     * The workload profile's controller is base's, but for what it loads and what it waits for: the same Job, pod and
+     * controller flags (workers, coordination, report, metrics); no scrape flags (the KV service has no /metrics); and
+     * base's wait, for the KV server's Ready pods instead of the echo server's.
+     */
+    @Test
+    void theWorkloadProfilesControllerIsBasesApartFromWhatItLoadsAndWaitsFor() {
+        Job base = one(build("base"), Job.class, CONTROLLER);
+        Job workload = one(build(WORKLOAD), Job.class, CONTROLLER);
+        PodSpec basePod = base.getSpec().getTemplate().getSpec();
+        PodSpec pod = workload.getSpec().getTemplate().getSpec();
+        assertEquals(basePod.getInitContainers().get(0).getCommand().get(2).replace(ECHO, KV)
+                .replace(ECHO_SERVER.replicasVariable(), KV_SERVER.replicasVariable()),
+                pod.getInitContainers().get(0).getCommand().get(2));
+        List<String> baseArgs = basePod.getContainers().get(0).getArgs();
+        List<String> args = pod.getContainers().get(0).getArgs();
+        int baseScenario = scenarioAt(baseArgs);
+        int scenario = scenarioAt(args);
+        assertEquals(baseArgs.subList(0, baseScenario).stream().filter(a -> !a.startsWith("--scrape-")).toList(),
+                args.subList(0, scenario));
+        assertEquals("echo", args.get(scenario));
+        for (String a : baseArgs.subList(baseScenario + 1, baseArgs.size())) {
+            if (a.startsWith("--metrics-") || a.startsWith("--report=") || a.equals("--json")) {
+                assertTrue(args.subList(scenario + 1, args.size()).contains(a), a);
+            }
+        }
+        // Everything else is base's: take out the image (each profile's images: sets it), the args and the wait's name
+        // and script, compared above, and the two Jobs are equal (as YAML, so that a failure shows the difference).
+        assertEquals(Serialization.asYaml(withoutWhatDiffers(base)), Serialization.asYaml(withoutWhatDiffers(workload)));
+    }
+
+    /** The index of the scenario's name in a controller's args: its first positional after "controller". */
+    private static int scenarioAt(List<String> args) {
+        assertEquals("controller", args.get(0));
+        for (int i = 1; i < args.size(); i++) {
+            if (!args.get(i).startsWith("-")) {
+                return i;
+            }
+        }
+        throw new AssertionError("no scenario in " + args);
+    }
+
+    private static Job withoutWhatDiffers(Job job) {
+        Job copy = Serialization.clone(job);
+        PodSpec pod = copy.getSpec().getTemplate().getSpec();
+        Stream.concat(pod.getInitContainers().stream(), pod.getContainers().stream()).forEach(c -> c.setImage(null));
+        pod.getInitContainers().get(0).setName(null);
+        pod.getInitContainers().get(0).setCommand(null);
+        pod.getContainers().get(0).setArgs(null);
+        return copy;
+    }
+
+    /**
+     * Each of the workload's connections puts up to keys=N keys of its own, and a put the store refuses as full is a bad
+     * reply: the KV server's --max-keys holds at least a whole run's.
+     */
+    @Test
+    void theKvServersStoreHoldsEveryKeyOfARun() {
+        List<HasMetadata> objects = build(WORKLOAD);
+        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        Container kv = one(objects, Deployment.class, KV).getSpec().getTemplate().getSpec().getContainers().get(0);
+        long maxKeys = Long.parseLong(flags(kv).get("--max-keys"));
+        assertTrue(maxKeys >= Long.parseLong(env.get("CONNECTIONS")) * Long.parseLong(env.get("KEYS")),
+                maxKeys + " keys for " + env);
+        assertEquals("0.0.0.0", flags(kv).get("--host"));
+    }
+
+    /**
+     * examples/Dockerfile builds the workload profile's image as docs/kubernetes.md says: FROM the echo profiles' image
+     * (Ricochet's, from the root Dockerfile), with the example's jar in the workloads directory beside
+     * load-generator.jar, where the generator searches; the KV server's class path names both jars.
+     */
+    @Test
+    void theWorkloadImageAddsItsJarWhereTheGeneratorAndTheKvServerFindIt() throws IOException {
+        JsonNode base = YAML.readTree(K8S.resolve("base/kustomization.yaml").toFile()).get("images").get(0);
+        JsonNode own = YAML.readTree(K8S.resolve(WORKLOAD).resolve("kustomization.yaml").toFile()).get("images").get(0);
+        // The files name the same image as base's, and images: makes it the workload image, not the plain one.
+        assertEquals(base.get("name").asText(), own.get("name").asText());
+        assertNotEquals(base.get("newName").asText() + ":" + base.get("newTag").asText(),
+                own.get("newName").asText() + ":" + own.get("newTag").asText());
+        List<String[]> root = instructions(K8S.resolve("../Dockerfile"));
+        List<String[]> examples = instructions(K8S.resolve("../examples/Dockerfile"));
+        assertEquals(List.of("FROM", "COPY"), examples.stream().map(i -> i[0]).toList());
+        assertEquals(base.get("newName").asText() + ":" + base.get("newTag").asText(), examples.get(0)[1]);
+        String generator = root.stream().filter(i -> i[0].equals("COPY") && i[2].endsWith("/load-generator.jar"))
+                .findFirst().orElseThrow()[2];
+        String[] copy = examples.get(1);
+        assertEquals(3, copy.length, String.join(" ", copy));
+        Path jar = Path.of(copy[2]);
+        assertEquals(Path.of(generator).resolveSibling(WorkloadCatalog.DIRECTORY), jar.getParent());
+        assertTrue(jar.getFileName().toString().endsWith(".jar"), copy[2]);
+        // The jar the examples module builds: target/ARTIFACT-VERSION.jar.
+        String pom = Files.readString(K8S.resolve("../examples/pom.xml"));
+        Matcher version = Pattern.compile("<parent>.*?<version>([^<]+)</version>.*?</parent>", Pattern.DOTALL).matcher(pom);
+        Matcher artifact = Pattern.compile("</parent>\\s*<artifactId>([^<]+)</artifactId>").matcher(pom);
+        assertTrue(version.find() && artifact.find(), "examples/pom.xml");
+        assertEquals("target/" + artifact.group(1) + "-" + version.group(1) + ".jar", copy[1]);
+        // The KV server runs from that image: the generator's jar (framework, Netty, protobuf, picocli) and the example's.
+        Container kv = one(build(WORKLOAD), Deployment.class, KV).getSpec().getTemplate().getSpec().getContainers().get(0);
+        List<String> command = kv.getCommand();
+        assertEquals(generator + ":" + copy[2], command.get(command.indexOf("-cp") + 1));
+        String main = command.get(command.size() - 1);
+        assertTrue(Files.isRegularFile(K8S.resolve("../examples/src/main/java/" + main.replace('.', '/') + ".java")), main);
+    }
+
+    /** A Dockerfile's instructions, each split on blanks; comments and blank lines left out. */
+    private static List<String[]> instructions(Path dockerfile) throws IOException {
+        return Files.readAllLines(dockerfile).stream().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .map(l -> l.split("\\s+")).toList();
     }
 }
