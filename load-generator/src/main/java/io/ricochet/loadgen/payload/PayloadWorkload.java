@@ -81,6 +81,11 @@ public final class PayloadWorkload implements FrameWorkload, ServerKind {
         if (generated != null) {
             return new GeneratedConversation(generated, expectation.isReversed(), replies);
         }
+        if (template.variesPerRequest() && (expectation.isReversed() || expectation.isEcho())) {
+            // The reply is the request: compared with what was sent, not with the template expanded again.
+            return new RememberingConversation(template, expectation.isReversed(), expectation.isReversed()
+                    ? "not the request reversed: " : "not the request echoed: ");
+        }
         byte[] fixed = template.isConstant() ? template.constantBytes()
                 : template.variesPerRequest() ? null
                 : template.bytesFor(connection);

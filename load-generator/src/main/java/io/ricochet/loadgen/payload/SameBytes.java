@@ -47,6 +47,33 @@ final class SameBytes {
         return true;
     }
 
+    private static final VarHandle LITTLE_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Whether {@code reply}'s readable bytes are exactly {@code sent[0, length)} reversed, compared eight at a time
+     * where they lie: bytes {@code 8k..8k+7} of what was sent, read little-endian, are the reply's eight ending at
+     * {@code length - 8k}, read big-endian.
+     */
+    static boolean equalReversed(ByteBuf reply, byte[] sent, int length) {
+        if (reply.readableBytes() != length) {
+            return false;
+        }
+        int end = reply.readerIndex() + length;
+        int full = length & ~7;
+        for (int k = 0; k < full; k += 8) {
+            if (reply.getLong(end - 8 - k) != (long) LITTLE_ENDIAN_LONG.get(sent, k)) {
+                return false;
+            }
+        }
+        for (int i = full; i < length; i++) {
+            if (reply.getByte(end - 1 - i) != sent[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The same on a big-endian NIO view; ByteBuf and ByteBuffer share no interface. */
     private static boolean equal(ByteBuffer reply, byte[] expected, int length) {
         int at = reply.position();
