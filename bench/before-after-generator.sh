@@ -4,6 +4,7 @@
 # connections x 16 and x 1 in flight, and 1 x 1, 64 B bodies (5 s after a 2 s warmup), and crr with 10 workers (5 s).
 # Then each generator's rpc command against its own embedded server (both ends of that jar's RPC), 200,000
 # calls by 50 clients. Prints one line per round, jar and shape; take the median and range over the rounds.
+# SHAPES="100x1 1x1" runs those echo shapes only.
 #
 # usage: bench/before-after-generator.sh BEFORE_JAR AFTER_JAR SERVER_JAR [ROUNDS]
 set -euo pipefail
@@ -24,10 +25,11 @@ qps() { python3 -c 'import json,sys; d=json.load(sys.stdin); print("qps %.0f bad
 for round in $(seq "$ROUNDS"); do
   for which in before after; do
     jar=$BEFORE; [ $which = after ] && jar=$AFTER
-    for shape in 100x16 100x1 1x1; do
+    for shape in ${SHAPES:-100x16 100x1 1x1}; do
       echo "round $round $which echo ${shape}x64: $(java -jar "$jar" echo --target "$TARGET" --connections "${shape%x*}" \
         --pipeline "${shape#*x}" --size 64 --duration 5s --warmup 2s --json 2>/dev/null | qps)"
     done
+    [ -n "${SHAPES:-}" ] && continue
     echo "round $round $which crr 10: $(java -jar "$jar" crr --target "$TARGET" --concurrency 10 --duration 5s --json \
       2>/dev/null | qps)"
     echo "round $round $which rpc 50x1 (embedded): $(java -jar "$jar" rpc --clients 50 --requests 200000 --json 2>/dev/null \

@@ -11,7 +11,7 @@ java -jar echo-server/target/echo-server.jar --tcp-port 0 --udp-port -1 --metric
 S=$!
 sleep 1.5
 PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' target/gh-srv.out)
-java -XX:+StartAttachListener -XX:+UseSerialGC -Xms512m -Xmx512m -jar load-generator/target/load-generator.jar massive --target 127.0.0.1:$PORT --connections $N --connect-rate 10000 --per-connection-rate 0.001/s --duration 12s --io-threads 1 > /dev/null 2>target/gh-gen.err &
+java -XX:+StartAttachListener -XX:+UseSerialGC -Xms512m -Xmx512m -jar ${LOADGEN_JAR:-load-generator/target/load-generator.jar} massive --target 127.0.0.1:$PORT --connections $N --connect-rate 10000 --per-connection-rate 0.001/s --duration 12s --io-threads 1 > /dev/null 2>target/gh-gen.err &
 G=$!
 sleep 8
 jcmd $G GC.run > /dev/null; jcmd $G GC.run > /dev/null
