@@ -34,16 +34,6 @@ final class CrrCommand extends ScenarioCommand {
     boolean earlyData;
 
     @Override
-    io.ricochet.loadgen.workload.Workload workload() {
-        return Scenarios.workload(commandSpec, common, load);
-    }
-
-    @Override
-    WorkloadOptions workloadOptions() {
-        return load.requests.workload;
-    }
-
-    @Override
     public int run(RunHooks hooks) throws Exception {
         boolean quic = load.protocol == Protocol.QUIC;
         if (resume && !common.tls.enabled && !quic) {

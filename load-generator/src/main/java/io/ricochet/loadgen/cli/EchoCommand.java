@@ -24,16 +24,6 @@ final class EchoCommand extends ScenarioCommand {
     double rate;
 
     @Override
-    io.ricochet.loadgen.workload.Workload workload() {
-        return Scenarios.workload(commandSpec, common, load);
-    }
-
-    @Override
-    WorkloadOptions workloadOptions() {
-        return load.requests.workload;
-    }
-
-    @Override
     public int run(RunHooks hooks) throws Exception {
         return Scenarios.runEcho("echo", commandSpec, common, load, connections, pipeline, rate, hooks);
     }

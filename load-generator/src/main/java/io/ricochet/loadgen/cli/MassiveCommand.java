@@ -15,16 +15,6 @@ final class MassiveCommand extends ScenarioCommand {
     ConnectionOptions connections = new ConnectionOptions(10_000, 2_000, 0.04);
 
     @Override
-    io.ricochet.loadgen.workload.Workload workload() {
-        return Scenarios.workload(commandSpec, common, load);
-    }
-
-    @Override
-    WorkloadOptions workloadOptions() {
-        return load.requests.workload;
-    }
-
-    @Override
     public int run(RunHooks hooks) throws Exception {
         return Scenarios.runEcho("massive", commandSpec, common, load, connections, 1, 0, hooks);
     }

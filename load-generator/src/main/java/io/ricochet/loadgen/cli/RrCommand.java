@@ -11,16 +11,6 @@ final class RrCommand extends ScenarioCommand {
     LoadOptions load;
 
     @Override
-    io.ricochet.loadgen.workload.Workload workload() {
-        return Scenarios.workload(commandSpec, common, load);
-    }
-
-    @Override
-    WorkloadOptions workloadOptions() {
-        return load.requests.workload;
-    }
-
-    @Override
     public int run(RunHooks hooks) throws Exception {
         return Scenarios.runEcho("rr", commandSpec, common, load, new ConnectionOptions(1, 0, 0), 1, 0, hooks);
     }

@@ -26,12 +26,8 @@ abstract class ScenarioCommand implements Callable<Integer> {
      * command whose warmup is not a time (rpc's is a call count).
      */
     Duration warmupTime() {
-        for (CommandSpec mixin : commandSpec.mixins().values()) {
-            if (mixin.userObject() instanceof LoadOptions load) {
-                return load.warmup(positive("--rate") || positive("--per-connection-rate"));
-            }
-        }
-        return Duration.ZERO;
+        LoadOptions load = loadOptions();
+        return load == null ? Duration.ZERO : load.warmup(positive("--rate") || positive("--per-connection-rate"));
     }
 
     private boolean positive(String option) {
@@ -41,14 +37,26 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
     /**
      * The workload the scenario runs, resolved once (its jars loaded, its parameters checked: a problem is a usage
-     * error), or null for a command whose workload is built in and fixed.
+     * error): a framed command's, from its {@link LoadOptions}; null for a command whose workload is built in.
      */
     io.ricochet.loadgen.workload.Workload workload() {
-        return null;
+        LoadOptions load = loadOptions();
+        return load == null ? null : Scenarios.workload(commandSpec, common, load);
     }
 
     /** The workload options of the command, for {@code --workload list}; null for one without them. */
     WorkloadOptions workloadOptions() {
+        LoadOptions load = loadOptions();
+        return load == null ? null : load.requests.workload;
+    }
+
+    /** The framed commands' shared options, or null for a command without them. */
+    private LoadOptions loadOptions() {
+        for (CommandSpec mixin : commandSpec.mixins().values()) {
+            if (mixin.userObject() instanceof LoadOptions load) {
+                return load;
+            }
+        }
         return null;
     }
 

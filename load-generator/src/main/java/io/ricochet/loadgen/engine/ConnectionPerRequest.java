@@ -60,13 +60,10 @@ public final class ConnectionPerRequest extends FrameLoad {
 
         void open() {
             driver.add(this);
-            try {
-                conversation = workload.open(context.at(-1, 0));
-            } catch (RuntimeException e) {
-                workloadThrew(e, "open", "connection " + context.connection());
-                return;
+            conversation = ConnectionPerRequest.this.open(context);
+            if (conversation != null) {
+                begin();
             }
-            begin();
         }
 
         @Override

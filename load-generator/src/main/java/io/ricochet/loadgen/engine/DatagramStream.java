@@ -71,13 +71,10 @@ public final class DatagramStream extends FrameLoad {
         void open(Channel ch) {
             this.ch = ch;
             driver.add(this);
-            try {
-                conversation = workload.open(context.at(-1, 0));
-            } catch (RuntimeException e) {
-                workloadThrew(e, "open", "connection " + context.connection());
-                return;
+            conversation = DatagramStream.this.open(context);
+            if (conversation != null) {
+                run();
             }
-            run();
         }
 
         /** Writes a batch, then yields the event loop to reads and comes back. */

@@ -290,10 +290,8 @@ abstract class FrameLane extends Lane {
         public void channelActive(ChannelHandlerContext ctx) {
             driver.add(FrameLane.this);
             stats.openConnections.incrementAndGet();
-            try {
-                conversation = load.workload.open(context.at(-1, 0));
-            } catch (RuntimeException e) {
-                load.workloadThrew(e, "open", "connection " + context.connection());
+            conversation = load.open(context);
+            if (conversation == null) {
                 ctx.close();
                 return;
             }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.engine;
 
+import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
@@ -37,6 +38,19 @@ abstract class FrameLoad extends LoadBase {
 
     public IoTransport io() {
         return io;
+    }
+
+    /**
+     * The workload's conversation for a new connection, on its loop; null (counted as an error, with its cause kept)
+     * if the workload threw.
+     */
+    final FrameConversation open(ConnectionContext connection) {
+        try {
+            return workload.open(connection.at(-1, 0));
+        } catch (RuntimeException e) {
+            workloadThrew(e, "open", "connection " + connection.connection());
+            return null;
+        }
     }
 
     /** A new context for connection {@code id} of this load, numbered run-wide. */
