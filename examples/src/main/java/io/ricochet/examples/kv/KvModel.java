@@ -85,11 +85,11 @@ final class KvModel {
         return (request.get() ? "get " : "put ") + key(request.key());
     }
 
-    /** Resident bytes of one conversation: the engine's own share, the key table, and the request log. */
+    /** Resident bytes of one conversation's own state, which the plan adds to the engine's: keys and request log. */
     static long bytesPerConnection(int keys) {
         // A remembered value is a short string (about 64 bytes) and its slot; a logged request, about 40 bytes and the
         // value it may keep alive after the key moved on.
-        return 4_000 + keys * 72L + RequestLog.INITIAL * 110L;
+        return keys * 72L + RequestLog.INITIAL * 110L;
     }
 
     private static String tag() {

@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
@@ -29,10 +29,27 @@ public final class LoadResult {
     private final long errors;
     private final double seconds;
     private final double qps;
-    private final LatencySummary latency;
+    private final Latency latency;
     private final String firstError;
     private final String firstBad;
-    private final List<Threshold.Result> thresholds;
+    private final List<Verdict> thresholds;
+
+    /** Latency percentiles in microseconds. */
+    public record Latency(long count, long min, double mean, long p50, long p90, long p99, long p999, long max) {
+        static Latency of(LatencySummary s) {
+            return new Latency(s.count(), s.min(), s.mean(), s.p50(), s.p90(), s.p99(), s.p999(), s.max());
+        }
+    }
+
+    /**
+     * One threshold's verdict: its expression, whether it held, the figure it was held against (null when the run does
+     * not measure it), and the line {@code --threshold} prints: {@code threshold p99<2ms: broken (p99 = 3200)}.
+     */
+    public record Verdict(String expression, boolean passed, Double actual, String line) {
+        static Verdict of(Threshold.Result r) {
+            return new Verdict(r.expression(), r.passed(), r.actual(), r.line());
+        }
+    }
 
     private LoadResult(Object summary, long requests, long ok, long bad, long errors, double seconds, double qps,
             LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds) {
@@ -43,10 +60,10 @@ public final class LoadResult {
         this.errors = errors;
         this.seconds = seconds;
         this.qps = qps;
-        this.latency = latency;
+        this.latency = Latency.of(latency);
         this.firstError = firstError;
         this.firstBad = firstBad;
-        this.thresholds = List.copyOf(thresholds);
+        this.thresholds = thresholds.stream().map(Verdict::of).toList();
     }
 
     static LoadResult of(Object summary, List<Threshold> thresholds, Path report) {
@@ -94,7 +111,7 @@ public final class LoadResult {
     }
 
     /** Latency in microseconds: corrected for coordinated omission at a rate, from the actual send in closed loop. */
-    public LatencySummary latency() {
+    public Latency latency() {
         return latency;
     }
 
@@ -109,13 +126,13 @@ public final class LoadResult {
     }
 
     /** Each threshold's verdict, in the order given. */
-    public List<Threshold.Result> thresholds() {
+    public List<Verdict> thresholds() {
         return thresholds;
     }
 
     /** Whether every threshold held. */
     public boolean passed() {
-        return !Thresholds.broken(thresholds);
+        return thresholds.stream().allMatch(Verdict::passed);
     }
 
     /**
@@ -126,16 +143,20 @@ public final class LoadResult {
         if (passed()) {
             return this;
         }
-        String broken = thresholds.stream().filter(t -> !t.passed()).map(Threshold.Result::line)
+        String broken = thresholds.stream().filter(t -> !t.passed()).map(Verdict::line)
                 .collect(Collectors.joining("; "));
         throw new AssertionError(broken + " [" + requests + " requests, " + ok + " ok, " + bad + " bad, " + errors
                 + " errors" + (firstBad == null ? "" : "; first bad: " + firstBad)
                 + (firstError == null ? "" : "; first error: " + firstError) + "]");
     }
 
-    /** The run's summary, as summary.json holds it. */
-    public JsonNode summaryJson() {
-        return ReportWriter.JSON.valueToTree(summary);
+    /** The run's summary as JSON, as summary.json holds it. */
+    public String summaryJson() {
+        try {
+            return ReportWriter.JSON.writeValueAsString(summary);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("summary: " + e.getOriginalMessage(), e);
+        }
     }
 
     @Override

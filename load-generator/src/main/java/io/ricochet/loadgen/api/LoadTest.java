@@ -112,6 +112,7 @@ public final class LoadTest {
         private boolean connectionPerRequest;
         private boolean resume;
         private boolean warmupGiven;
+        private boolean requestLimit;
 
         private Frames(InetSocketAddress target, Protocol protocol) {
             this.spec = LoadSpec.builder(Targets.of(Objects.requireNonNull(target, "target"))).protocol(protocol)
@@ -171,9 +172,13 @@ public final class LoadTest {
             return this;
         }
 
-        /** Stops after this many requests rather than at the duration's end. */
+        /**
+         * Stops after this many requests rather than at the duration's end; not with a warmup, whose requests would
+         * count toward it.
+         */
         public Frames requests(long requests) {
             spec.maxRequests(requests);
+            this.requestLimit = requests > 0;
             return this;
         }
 
@@ -194,10 +199,15 @@ public final class LoadTest {
             return this;
         }
 
-        /** A connection of its own per request, as netperf's TCP_CRR; {@code resume} lets TLS resume sessions. */
-        public Frames connectionPerRequest(boolean resume) {
+        /** A connection of its own per request, as netperf's TCP_CRR: its latency runs from the connect. */
+        public Frames connectionPerRequest() {
             this.connectionPerRequest = true;
-            this.resume = resume;
+            return this;
+        }
+
+        /** With a connection per request over TLS or QUIC: resume earlier sessions rather than a full handshake each. */
+        public Frames tlsResume() {
+            this.resume = true;
             return this;
         }
 
@@ -215,9 +225,14 @@ public final class LoadTest {
         /** Runs the test to its end and returns its result; a bad setting is an {@link IllegalArgumentException}. */
         public LoadResult run() throws InterruptedException {
             Objects.requireNonNull(workload, "workload");
+            if (requestLimit && warmupGiven) {
+                throw new IllegalArgumentException("requests with a warmup (expected: one of them; the warmup's "
+                        + "requests would count toward the limit)");
+            }
             if (!warmupGiven) {
-                // As the command line: an open loop warms up first, so the JVM's start-up is not in its latency.
-                spec.warmup(spec.build().openLoop() ? Duration.ofSeconds(2) : Duration.ZERO);
+                // As the command line: an open loop warms up first, so the JVM's start-up is not in its latency; a
+                // run of a set number of requests counts from its first.
+                spec.warmup(!requestLimit && spec.build().openLoop() ? Duration.ofSeconds(2) : Duration.ZERO);
             }
             LoadSpec built = spec.build();
             String command = connectionPerRequest ? "crr" : "echo";

@@ -74,6 +74,9 @@ final class CallLane extends Lane {
             CompletionStage<Check> exchange;
             try {
                 exchange = session.exchange(request);
+                if (exchange == null) {
+                    throw new NullPointerException("exchange returned no stage");
+                }
             } catch (RuntimeException e) {
                 failedToRequest(e, request);
                 return;
@@ -87,6 +90,9 @@ final class CallLane extends Lane {
         RpcCall call;
         try {
             call = conversation.request(request);
+            if (call == null) {
+                throw new NullPointerException("request returned no call");
+            }
         } catch (RuntimeException e) {
             failedToRequest(e, request);
             return;
@@ -156,11 +162,19 @@ final class CallLane extends Lane {
     /** The conversation's check, or null (an error, counted) if it threw. */
     private Check checked(ConnectionContext request, RpcReply reply) {
         try {
-            return conversation.check(request, reply);
+            return nonNull(conversation.check(request, reply));
         } catch (RuntimeException e) {
             load.workloadThrew(e, "check", request);
             return null;
         }
+    }
+
+    /** A check that returned nothing is the workload's failure, as if it threw. */
+    static io.ricochet.loadgen.workload.Check nonNull(io.ricochet.loadgen.workload.Check check) {
+        if (check == null) {
+            throw new NullPointerException("check returned null (expected: Check.ok() or Check.bad(reason))");
+        }
+        return check;
     }
 
     @Override

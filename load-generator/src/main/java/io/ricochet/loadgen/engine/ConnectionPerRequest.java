@@ -188,7 +188,7 @@ public final class ConnectionPerRequest extends FrameLoad {
                 ConnectionContext context = lane.context.at(seq, begin);
                 Check check;
                 try {
-                    check = lane.conversation.check(context, body);
+                    check = CallLane.nonNull(lane.conversation.check(context, body));
                 } catch (RuntimeException e) {
                     workloadThrew(e, "check", context);
                     end(true);
@@ -214,7 +214,9 @@ public final class ConnectionPerRequest extends FrameLoad {
                 serverClosedOn(1, 0);
                 end(false);
             }
-            lane.current = null;
+            if (lane.current == this) {
+                lane.current = null;
+            }
             lane.fill(System.nanoTime());
             ctx.fireChannelInactive();
         }

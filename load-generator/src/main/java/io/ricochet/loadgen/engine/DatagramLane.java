@@ -66,7 +66,7 @@ final class DatagramLane extends FrameLane {
         for (int i = 0; i < n; i++) {
             boolean late;
             try {
-                late = conversation.check(contextOf(abandoned[i], abandonedSentAt[i]), body).isOk();
+                late = CallLane.nonNull(conversation.check(contextOf(abandoned[i], abandonedSentAt[i]), body)).isOk();
             } catch (RuntimeException e) {
                 late = false;
             }

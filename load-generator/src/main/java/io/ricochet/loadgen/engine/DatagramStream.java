@@ -90,8 +90,10 @@ public final class DatagramStream extends FrameLoad {
             }
             int n = 0;
             long now = System.nanoTime();
+            boolean failed = false;
             while (n < allowed && ch.isWritable() && pace.mayStartRequest()) {
                 if (!write(now)) {
+                    failed = true;
                     break;
                 }
                 n++;
@@ -99,7 +101,10 @@ public final class DatagramStream extends FrameLoad {
             sentHere += n;
             stats.sent.add(n);
             ch.flush();
-            if (n == 0 && rate > 0) {
+            if (failed) {
+                // The workload failed to make a datagram: try again shortly, not in a busy loop.
+                ch.eventLoop().schedule(this, RETRY_AFTER_FAILED_REQUEST_MILLIS, TimeUnit.MILLISECONDS);
+            } else if (n == 0 && rate > 0) {
                 ch.eventLoop().schedule(this, 100, TimeUnit.MICROSECONDS);
             } else if (!ch.isWritable()) {
                 ch.eventLoop().schedule(this, 50, TimeUnit.MICROSECONDS);
@@ -162,7 +167,7 @@ public final class DatagramStream extends FrameLoad {
                 content.skipBytes(width);
                 Check check;
                 try {
-                    check = conversation.check(reply, content);
+                    check = CallLane.nonNull(conversation.check(reply, content));
                 } catch (RuntimeException e) {
                     workloadThrew(e, "check", reply);
                     ended(1);

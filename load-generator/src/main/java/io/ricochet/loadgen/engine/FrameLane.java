@@ -172,7 +172,7 @@ abstract class FrameLane extends Lane {
         int reader = body.readerIndex();
         Check check;
         try {
-            check = conversation.check(request, body);
+            check = CallLane.nonNull(conversation.check(request, body));
         } catch (RuntimeException e) {
             inFlight--;
             load.workloadThrew(e, "check", request);

@@ -46,8 +46,13 @@ abstract class FrameLoad extends LoadBase {
      */
     final FrameConversation open(ConnectionContext connection) {
         try {
-            return workload.open(connection.at(-1, 0));
+            FrameConversation conversation = workload.open(connection.at(-1, 0));
+            if (conversation == null) {
+                throw new NullPointerException("open returned no conversation");
+            }
+            return conversation;
         } catch (RuntimeException e) {
+            openFailures.increment();
             workloadThrew(e, "open", "connection " + connection.connection());
             return null;
         }

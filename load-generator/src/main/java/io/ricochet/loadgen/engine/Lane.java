@@ -20,7 +20,14 @@ abstract class Lane {
     private long quota;
     int inFlight;
     private long nextIntended;
+    /**
+     * The lane's place in its driver's heap, set when it is queued and left alone until it is polled: a reply may send
+     * meanwhile and move {@link #nextIntended} on, and a key changed inside a heap would break its order.
+     */
+    private long heapKey;
     private boolean queued;
+    /** Set while {@link #fill} runs: a request that ends at once (a call failing as it is made) does not nest another. */
+    private boolean filling;
     /** False until the lane may send: at once in plaintext, after the handshake over TLS or Noise. */
     private boolean ready;
     boolean closed;
@@ -53,15 +60,24 @@ abstract class Lane {
         flush();
     }
 
-    final boolean ready() {
-        return ready;
-    }
-
-    /** Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. */
+    /**
+     * Sends what the schedule allows now: all free slots in closed loop, every overdue request in open loop. A fill
+     * called from within one (an answer that came as its call was made) returns at once: the outer fill's loop sees
+     * the slot it freed, so the stack stays flat however many end that way.
+     */
     final void fill(long now) {
-        if (closed || !ready || !pace.sending() || !mayFill()) {
+        if (filling || closed || !ready || !pace.sending() || !mayFill()) {
             return;
         }
+        filling = true;
+        try {
+            fillNow(now);
+        } finally {
+            filling = false;
+        }
+    }
+
+    private void fillNow(long now) {
         if (intervalNanos == 0) {
             while (inFlight < depth && mayFill() && mayStart()) {
                 send(now, now);
@@ -73,9 +89,11 @@ abstract class Lane {
                 nextIntended += intervalNanos;
             }
             endFill();
-            // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap.
-            if (!queued && inFlight < depth && pace.sending() && quota > 0) {
+            // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap,
+            // unless nothing more may be started (a quota or the run's request limit spent: it would be due forever).
+            if (!queued && inFlight < depth && pace.sending() && quota > 0 && !pace.limitReached()) {
                 queued = true;
+                heapKey = nextIntended;
                 driver.schedule(this);
             }
         }
@@ -97,8 +115,9 @@ abstract class Lane {
         fill(now);
     }
 
-    final long nextIntended() {
-        return nextIntended;
+    /** Where this lane sits in its driver's heap: its intended time when it was queued. */
+    final long heapKey() {
+        return heapKey;
     }
 
     /** A request has started: counted in flight here and in the driver. */

@@ -39,6 +39,8 @@ abstract class LoadBase implements Load {
     /** Connects failed since the last that succeeded; bounds a run whose connects fail faster than --timeout passes. */
     private final AtomicLong consecutiveConnectFailures = new AtomicLong();
     private volatile String lastConnectFailure;
+    /** Conversations the workload failed to open: as many as there are connections, with nothing answered, end the run. */
+    final java.util.concurrent.atomic.LongAdder openFailures = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * @param loops       the event loops, one driver each
@@ -162,6 +164,9 @@ abstract class LoadBase implements Load {
         if (c.ok() + c.bad() + c.late() > 0) {
             return null;
         }
+        if (openFailures.sum() >= connections) {
+            return "the workload failed to open a connection's conversation, " + openFailures.sum() + " times";
+        }
         if (stats.handshakesDone.sum() == 0 && stats.handshakeFailures.sum() >= connections) {
             return "every handshake failed";
         }
@@ -177,8 +182,9 @@ abstract class LoadBase implements Load {
     /** The workload threw {@code e} in {@code what} ("request", "check") of the request {@code where} names. */
     final void workloadThrew(Throwable e, String what, Object where) {
         stats.errors.increment();
-        stats.failed(new RunFailure("the workload threw " + e.getClass().getName()
-                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (in its " + what + " of " + where + ")"));
+        // Only the first is kept: the message is built for it alone, not for every failure of a workload that always throws.
+        failed(() -> "the workload threw " + e.getClass().getName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (in its " + what + " of " + where + ")");
     }
 
     final String lastConnectFailure() {

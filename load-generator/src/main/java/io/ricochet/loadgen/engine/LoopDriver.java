@@ -27,7 +27,7 @@ final class LoopDriver {
     private final EventLoop loop;
     private final int index;
     private final List<Lane> lanes = new ArrayList<>();
-    private final PriorityQueue<Lane> due = new PriorityQueue<>(Comparator.comparingLong(Lane::nextIntended));
+    private final PriorityQueue<Lane> due = new PriorityQueue<>(Comparator.comparingLong(Lane::heapKey));
     private final List<Lane> written = new ArrayList<>();
     private Future<?> sendTick;
     /** When the pending send tick runs; {@link Long#MAX_VALUE} while none is pending. */
@@ -113,7 +113,7 @@ final class LoopDriver {
     void schedule(Lane c) {
         due.add(c);
         if (!ticking) {
-            armSendTick(c.nextIntended());
+            armSendTick(c.heapKey());
         }
     }
 
@@ -147,14 +147,14 @@ final class LoopDriver {
         }
         Lane next = due.peek();
         if (next != null) {
-            armSendTick(next.nextIntended());
+            armSendTick(next.heapKey());
         }
     }
 
     private void sendDue() {
         long now = System.nanoTime();
         Lane c;
-        while ((c = due.peek()) != null && c.nextIntended() <= now) {
+        while ((c = due.peek()) != null && c.heapKey() <= now) {
             due.poll();
             if (c.closed) {
                 continue;

@@ -21,11 +21,14 @@ final class ExpandedReply implements ReplyCheck {
         this.template = template;
         this.reversed = reversed;
         this.prefix = prefix;
-        this.scratch = new byte[template.maxLength()];
     }
 
     @Override
     public Check check(Context request, ByteBuf reply) {
+        if (scratch == null) {
+            // Made on first use: a conversation that compares with what it sent may never need it.
+            scratch = new byte[template.maxLength()];
+        }
         scratch = template.expand(request, scratch, length);
         int n = length[0];
         if (reversed) {

@@ -211,7 +211,9 @@ public final class Expectation {
      */
     long bytesPerConnection(Template payload, int maxBody) {
         return switch (mode) {
-            case REVERSED, ECHO -> payload == null || payload.isConstant() ? 0 : payload.maxLength();
+            // A reply that must be its request: the last requests kept to compare with, and a scratch to expand one.
+            case REVERSED, ECHO -> payload == null || !payload.variesPerRequest() ? 0
+                    : (RememberingConversation.REMEMBERED + 1L) * payload.maxLength();
             case EQUALS -> expectedReply.isConstant() ? 0 : expectedReply.maxLength();
             case REGEX -> 3L * maxBody + 3L * regex.template().maxLength();
             case ANY, LENGTH -> 0;

@@ -32,9 +32,6 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class PayloadWorkload implements FrameWorkload, ServerKind {
-    /** What a connection costs the generator besides a workload's own arrays: Workload's measured default. */
-    private static final long ENGINE_BYTES_PER_CONNECTION = 4_000;
-
     private final Payload generated;
     private final Template template;
     private final Expectation expectation;
@@ -120,7 +117,7 @@ public final class PayloadWorkload implements FrameWorkload, ServerKind {
         if (template != null && !template.isConstant()) {
             extra += template.maxLength();
         }
-        return extra == 0 ? OptionalLong.empty() : OptionalLong.of(ENGINE_BYTES_PER_CONNECTION + extra);
+        return extra == 0 ? OptionalLong.empty() : OptionalLong.of(extra);
     }
 
     /** {@code generated 64..64 bytes, expect reversed}, or {@code template of 12..42 bytes, expect equals:value {{seq}}}. */

@@ -96,11 +96,12 @@ final class RegexCheck implements ReplyCheck {
             bytes = new byte[Math.max(n, 2 * bytes.length)];
         }
         reply.getBytes(reply.readerIndex(), bytes, 0, n);
+        // UTF-8 never takes more chars than bytes.
+        text.ensure(start + n);
         if (!ascii(bytes, n)) {
             return decodeUtf8(n, start);
         }
-        // UTF-8 never takes more chars than bytes; ASCII takes one each, widened in a loop the JIT vectorizes.
-        text.ensure(start + n);
+        // ASCII takes one char each, widened in a loop the JIT vectorizes.
         char[] chars = text.chars;
         for (int i = 0; i < n; i++) {
             chars[start + i] = (char) bytes[i];

@@ -20,10 +20,10 @@ public record CapacityPlan(List<String> lines, String refusal) {
         return refusal == null;
     }
 
-    /** The plan of {@code d} with the measured costs, the generator's per connection as its workload declares if it does. */
+    /** The plan of {@code d} with the measured costs, the generator's per connection with what its workload declares. */
     public static CapacityPlan of(Demand d, Limits limits) {
         ConnectionCosts costs = ConnectionCosts.of(d);
-        return of(d, limits, d.declaredClientBytes() > 0 ? costs.withClientBytes(d.declaredClientBytes()) : costs);
+        return of(d, limits, costs.withClientBytes(costs.clientBytes() + d.declaredClientBytes()));
     }
 
     public static CapacityPlan of(Demand d, Limits limits, ConnectionCosts costs) {
@@ -81,9 +81,9 @@ public record CapacityPlan(List<String> lines, String refusal) {
         }
 
         if (d.declaredClientBytes() > 0) {
-            lines.add(String.format(Locale.ROOT, "generator memory per connection: %,d B, as the workload declares "
-                    + "(measured for an echo connection: %,d B)", costs.clientBytes(),
-                    ConnectionCosts.of(d).clientBytes()));
+            lines.add(String.format(Locale.ROOT, "generator memory per connection: %,d B (%,d B measured for an echo "
+                    + "connection, and %,d B the workload declares)", costs.clientBytes(),
+                    costs.clientBytes() - d.declaredClientBytes(), d.declaredClientBytes()));
         }
         long client = d.connections() * costs.clientBytes() + d.workers() * costs.workerBaseBytes();
         long serverProcesses = d.embedded() ? 0 : Math.max(d.targets(), ceil(d.connections(), CONNECTIONS_PER_SERVER_PROCESS));

@@ -22,8 +22,8 @@ import java.time.Duration;
  *                          from the workers
  * @param kubernetes        whether the workers are pods (their limits are the pods', not this machine's)
  * @param podMemoryBytes    the memory each worker pod requests (kubernetes only)
- * @param declaredClientBytes the generator's memory per connection as the run's workload declares it; 0 when it does
- *                          not, for the measured default
+ * @param declaredClientBytes what the run's workload declares its own state adds to each connection in the generator,
+ *                          beyond the engine's measured cost; 0 when it declares nothing
  */
 public record Demand(long connections, int workers, long busiestWorker, int targets, boolean localTargets, Protocol protocol,
         int sourceAddresses,

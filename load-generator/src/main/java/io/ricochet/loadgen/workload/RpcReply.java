@@ -9,6 +9,13 @@ import io.ricochet.rpc.RpcStatus;
  */
 public record RpcReply(RpcStatus status, ByteString payload, String detail) {
 
+    /** Neither payload nor detail is ever null: an absent one is empty. */
+    public RpcReply {
+        java.util.Objects.requireNonNull(status, "status");
+        payload = payload == null ? ByteString.EMPTY : payload;
+        detail = detail == null ? "" : detail;
+    }
+
     public boolean isOk() {
         return status == RpcStatus.OK;
     }

@@ -11,13 +11,13 @@ import java.util.OptionalLong;
 public interface Workload {
 
     /**
-     * The resident memory one held connection costs the generator with this workload, in bytes, engine included; the
-     * capacity plan ({@code plan}, and the controller before a run) counts it instead of the measured default of an
-     * echo connection (4,000 B). Empty (the default): the measured default.
+     * The resident memory this workload's own state adds to each held connection, in bytes: what its conversation
+     * keeps. The capacity plan ({@code plan}, and the controller before a run) adds it to the engine's measured cost
+     * of a connection (4,000 B). Empty (the default): nothing worth counting.
      *
      * <pre>{@code
      * public OptionalLong bytesPerConnection() {
-     *     return OptionalLong.of(4_000 + KEYS_REMEMBERED * 64);
+     *     return OptionalLong.of(KEYS_REMEMBERED * 64L);
      * }
      * }</pre>
      */

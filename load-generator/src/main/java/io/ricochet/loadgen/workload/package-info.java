@@ -27,6 +27,7 @@
  *
  * <p>Run it from a jar ({@code --workload-jar ping.jar --workload ping}, through a {@link
  * io.ricochet.loadgen.workload.WorkloadProvider}) or from code ({@code io.ricochet.loadgen.api.LoadTest}). This
- * package is kept stable within 0.x: types and methods may be added, none removed or changed.
+ * package is kept stable within 0.x: types may be added, and default methods to its interfaces (so a lambda or an
+ * implementation written today still compiles); nothing is removed or changed.
  */
 package io.ricochet.loadgen.workload;

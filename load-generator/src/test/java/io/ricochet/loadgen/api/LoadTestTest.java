@@ -146,6 +146,59 @@ class LoadTestTest {
         r.assertThresholds();
     }
 
+    /**
+     * An open loop bounded by a request count ends when its last request is answered: the lane that meets the limit
+     * does not stay in its loop's heap, always due (the loop then spun until the duration's end).
+     */
+    @Test
+    void anOpenLoopOfASetNumberOfRequestsEndsWhenTheyAreDone() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).connections(4).rate(2_000).requests(400)
+                .duration(Duration.ofMinutes(5)).run();
+        assertEquals(400, r.ok(), r.toString());
+        assertTrue(r.seconds() < 60, "ended with its work, not at the duration's end: " + r.seconds() + " s");
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> LoadTest.tcp(
+                echo.tcpAddress()).workload(hello(0, 0)).requests(10).warmup(Duration.ofSeconds(1)).run());
+        assertTrue(both.getMessage().startsWith("requests with a warmup"), both.getMessage());
+    }
+
+    /**
+     * Calls that fail as they are made (the server gone, the client not yet reconnected) end one after another in one
+     * loop, not each inside the last's completion: 100,000 of them nested overflowed the stack and the run never ended.
+     */
+    @Test
+    void callsThatFailAsTheyAreMadeEndOneByOne() throws Exception {
+        RpcDispatcher methods = new RpcDispatcher();
+        new BenchMethods().registerOn(methods);
+        RpcServer doomed = RpcServer.builder().config(TestServers.config(TransportKind.NIO).udpPort(ServerConfig.DISABLED)
+                .shutdownTimeout(Duration.ofMillis(100)).build()).rpc(RpcConfig.builder().build()).dispatcher(methods)
+                .build().startAndAwait();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        BenchUpdate bench = new BenchUpdate(16, 1);
+        RpcWorkload stopsItsServer = connection -> {
+            RpcConversation inner = bench.open(connection);
+            return new RpcConversation() {
+                @Override
+                public RpcCall request(Context request) {
+                    if (request.sequence() == 50 && stopped.compareAndSet(false, true)) {
+                        doomed.stop();
+                    }
+                    return inner.request(request);
+                }
+
+                @Override
+                public Check check(Context request, RpcReply reply) {
+                    return inner.check(request, reply);
+                }
+            };
+        };
+        try (doomed) {
+            LoadResult r = LoadTest.rpc(doomed.address()).workload(stopsItsServer).clients(1).requests(100_000)
+                    .timeout(Duration.ofSeconds(2)).run();
+            assertEquals(100_000, r.requests(), r.toString());
+            assertTrue(r.ok() >= 50 && r.errors() > 50_000, r.toString());
+        }
+    }
+
     /** An answer other than OK is the conversation's to check: here a method that does not exist must be NOT_FOUND. */
     @Test
     void anRpcStatusIsCheckedByTheConversation() throws Exception {
