@@ -18,7 +18,8 @@ SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -q "listening tcp" "$OUT/c-server.out" 2>/dev/null && break; sleep 0.1; done
 PORT=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/c-server.out")
-# 64-byte bodies in every variant; the server answers each reversed.
+# Bodies of 64 bytes, but the templated seq-conn and regex variants' (about 45-55 bytes as their numbers grow); the
+# server answers each reversed.
 LIT=$(printf 'x%.0s' $(seq 64))
 declare -A VARIANT=(
   [default]=""

@@ -68,6 +68,11 @@ final class RampCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ("list".equals(load.requests.workload.name)) {
+            WorkloadCatalog.load(commandSpec.commandLine(), load.requests.workload.jars)
+                    .print(commandSpec.commandLine().getOut());
+            return ExitCodes.OK;
+        }
         RateSearch search;
         try {
             search = RateSearch.growingFrom(startRate, factor, maxRate).bisections(refine);

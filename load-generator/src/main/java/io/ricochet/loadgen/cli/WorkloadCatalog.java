@@ -43,11 +43,14 @@ final class WorkloadCatalog {
 
     /** Loads the providers of {@code jars} and of the workloads directory; a bad jar is a usage error. */
     static WorkloadCatalog load(CommandLine cli, List<Path> jars) {
-        List<Path> all = new ArrayList<>();
+        // Each jar once, by its real path: one given with --workload-jar may also lie in the workloads directory.
+        java.util.Set<Path> all = new java.util.LinkedHashSet<>();
         for (Path jar : jars) {
-            all.add(checkedJar(cli, jar));
+            all.add(realPath(checkedJar(cli, jar)));
         }
-        all.addAll(directoryJars());
+        for (Path jar : directoryJars()) {
+            all.add(realPath(jar));
+        }
         Map<String, WorkloadProvider> providers = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
         try {
@@ -101,6 +104,14 @@ final class WorkloadCatalog {
             return jar.toAbsolutePath();
         } catch (IOException | SecurityException e) {
             throw usage(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
+        }
+    }
+
+    private static Path realPath(Path jar) {
+        try {
+            return jar.toRealPath();
+        } catch (IOException e) {
+            return jar.toAbsolutePath().normalize();
         }
     }
 

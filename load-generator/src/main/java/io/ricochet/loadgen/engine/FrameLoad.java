@@ -16,8 +16,6 @@ abstract class FrameLoad extends LoadBase {
     final FrameWorkload workload;
     final FrameClient frames;
     final IoTransport io;
-    /** Wall-clock micros minus monotonic micros, taken once: a request's send time without a second clock read. */
-    final long wallOffsetMicros = System.currentTimeMillis() * 1000 - System.nanoTime() / 1000;
 
     FrameLoad(LoadSpec spec, FrameWorkload workload, FrameClient frames) {
         super(frames.eventLoops().group(), spec.connections(), spec.timeout(), spec.maxRequests(),

@@ -39,6 +39,8 @@ abstract class LoadBase implements Load {
     /** Connects failed since the last that succeeded; bounds a run whose connects fail faster than --timeout passes. */
     private final AtomicLong consecutiveConnectFailures = new AtomicLong();
     private volatile String lastConnectFailure;
+    /** Wall-clock micros minus monotonic micros, taken once: a request's send time without a second clock read. */
+    final long wallOffsetMicros = System.currentTimeMillis() * 1000 - System.nanoTime() / 1000;
     /** Conversations the workload failed to open: as many as there are connections, with nothing answered, end the run. */
     final java.util.concurrent.atomic.LongAdder openFailures = new java.util.concurrent.atomic.LongAdder();
 

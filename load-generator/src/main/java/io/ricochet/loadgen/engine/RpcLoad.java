@@ -40,8 +40,6 @@ public final class RpcLoad extends LoadBase {
     private final RpcClients group;
     private final StepTimes steps;
     private final List<CallLane> lanes = new ArrayList<>();
-    /** Wall-clock micros minus monotonic micros, taken once: a request's send time without a second clock read. */
-    final long wallOffsetMicros = System.currentTimeMillis() * 1000 - System.nanoTime() / 1000;
 
     /** A load of {@code workload}'s calls, one connection per lane. */
     public RpcLoad(RpcSpec spec, RpcWorkload workload) {

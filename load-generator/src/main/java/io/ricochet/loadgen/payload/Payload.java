@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.payload;
 
 import io.netty.buffer.ByteBuf;
+import io.ricochet.loadgen.engine.Mixing;
 import io.ricochet.codec.FrameHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -41,9 +42,7 @@ public final class Payload {
 
     /** SplitMix64's finalizer: a cheap, well-mixed 64-bit hash. */
     static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return Mixing.mix(z);
     }
 
     /** Word {@code k} of the body whose {@link #base} is {@code base}: a Weyl sequence from the base. */

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.payload;
 
 import io.netty.buffer.ByteBuf;
+import io.ricochet.loadgen.engine.Mixing;
 import io.ricochet.loadgen.workload.Context;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -347,9 +348,7 @@ public final class Template {
     }
 
     private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return Mixing.mix(z);
     }
 
     /**
