@@ -65,6 +65,25 @@ class WorkloadJarIT {
         assertEquals(5000, s.get("received_ok").asLong(), s.toString());
     }
 
+    /**
+     * {@code --workload list} on every command that takes workloads, ramp's too; a jar named twice (here also by
+     * another path to the same file, as one given with --workload-jar may also lie in the workloads directory) is
+     * loaded once, not refused as a second provider of the same names.
+     */
+    @Test
+    void listShowsWhatTheJarsHoldEachJarOnce() throws Exception {
+        Path plain = WorkloadImage.layOut(dir.resolve("lister"), false);
+        Path again = java.nio.file.Files.createSymbolicLink(dir.resolve("same-workloads.jar"),
+                WorkloadImage.WORKLOADS.toAbsolutePath());
+        for (String command : new String[] {"echo", "ramp", "crr", "rpc"}) {
+            WorkloadImage.Run run = WorkloadImage.run(plain, dir.resolve("logs"), 60, command, "--workload-jar",
+                    WorkloadImage.WORKLOADS.toString(), "--workload-jar", again.toString(), "--workload", "list");
+            assertEquals(0, run.exit(), command + ": " + run.err());
+            assertTrue(run.out().contains("kv-text  (") && run.out().contains("kv-rpc  ("), command + ": " + run.out());
+            assertEquals(2, run.out().lines().count(), command + ": " + run.out());
+        }
+    }
+
     @Test
     void theRpcMethodsLoadWithNoCodeFromTheDescriptorSetTheBuildWrote() throws Exception {
         String[] common = {"rpc", "--target", address(server.rpcAddress()), "--proto", WorkloadImage.PROTOSET.toString(),
