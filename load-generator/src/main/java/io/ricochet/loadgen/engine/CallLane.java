@@ -28,9 +28,14 @@ final class CallLane extends Lane {
     private final RpcConversation conversation;
     private final RpcExchange.Session session;
     private long nextSeq;
+    /**
+     * Which of {@link #failOutstanding}'s cuts a request belongs to: the calls it failed may still end later (at
+     * their deadline, or as their client closes), and they must not be counted twice.
+     */
+    private int generation;
     /** This phase's figures, for the per-client table. */
     final Histogram latency = RunStats.newHistogram();
-    long phaseQuota;
+    long sent;
     long ok;
     long bad;
     long errors;
@@ -51,7 +56,7 @@ final class CallLane extends Lane {
 
     /** Starts a phase of {@code requests} on the loop; nothing of an earlier phase is in flight or counted. */
     void phase(long requests) {
-        phaseQuota = requests;
+        sent = 0;
         ok = 0;
         bad = 0;
         errors = 0;
@@ -82,8 +87,10 @@ final class CallLane extends Lane {
                 return;
             }
             nextSeq++;
+            sent++;
             started();
-            exchange.whenComplete((check, error) -> answered(seq, intendedNanos, now, check,
+            int cut = generation;
+            exchange.whenComplete((check, error) -> answered(cut, seq, intendedNanos, now, check,
                     error == null ? null : unwrap(error), null));
             return;
         }
@@ -98,9 +105,11 @@ final class CallLane extends Lane {
             return;
         }
         nextSeq++;
+        sent++;
         started();
+        int cut = generation;
         client.call(call.method(), call.payload(), load.spec().timeout())
-                .whenComplete((payload, error) -> answered(seq, intendedNanos, now, null,
+                .whenComplete((payload, error) -> answered(cut, seq, intendedNanos, now, null,
                         error == null ? null : unwrap(error), payload));
     }
 
@@ -119,9 +128,13 @@ final class CallLane extends Lane {
      * One request has ended: an exchange's check, or a call's answer or failure. A call that got no answer (its
      * deadline passed, its connection was lost) is an error; any other status is the conversation's to check.
      */
-    private void answered(long seq, long intended, long sent, Check exchanged, Throwable error, ByteString payload) {
+    private void answered(int cut, long seq, long intended, long sent, Check exchanged, Throwable error,
+            ByteString payload) {
         if (!driver.loop().inEventLoop()) {
-            driver.loop().execute(() -> answered(seq, intended, sent, exchanged, error, payload));
+            driver.loop().execute(() -> answered(cut, seq, intended, sent, exchanged, error, payload));
+            return;
+        }
+        if (cut != generation) {
             return;
         }
         long now = System.nanoTime();
@@ -177,9 +190,18 @@ final class CallLane extends Lane {
         return check;
     }
 
+    /**
+     * Counts every call in flight as an error, once, and ignores their answers from now on: a run that stops without
+     * draining (it was futile, or the drain ran out) reports every call it sent as ended.
+     */
     @Override
     void failOutstanding() {
-        // Calls in flight end by their deadline or when their connection closes; nothing to fail here.
+        if (inFlight > 0) {
+            errors += inFlight;
+            stats.errors.add(inFlight);
+            ended(inFlight);
+        }
+        generation++;
     }
 
 }

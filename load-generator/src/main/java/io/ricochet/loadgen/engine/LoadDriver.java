@@ -2,6 +2,7 @@ package io.ricochet.loadgen.engine;
 
 import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
@@ -9,7 +10,7 @@ import org.HdrHistogram.Histogram;
  * The one loop that measures every kind of {@link Load}: it waits for the controller's start signal, runs the
  * uncounted warmup, then every interval takes the load's counts and latencies and hands the interval to the
  * {@link RunListener}; when the duration is over, the load has finished its work, going on is futile, or the controller
- * says stop, it stops sending and drains what is owed. The {@link Measurement}'s totals are exactly the sum of the
+ * says stop, it stops sending and drains what is owed (a futile run fails it at once). The {@link Measurement}'s totals are exactly the sum of the
  * intervals handed over.
  */
 public final class LoadDriver {
@@ -71,7 +72,9 @@ public final class LoadDriver {
                 }
                 load.stopSending();
                 sendingSeconds = (System.nanoTime() - start) / 1e9;
-                load.drain(schedule.drain());
+                // A futile run has nothing to wait for: what is in flight would only end at its deadline (an RPC
+                // lane has already sent its next call after the first one's), so it is failed at once.
+                load.drain(futile != null ? Duration.ZERO : schedule.drain());
             }
             interval.reset();
             load.drainLatencies(interval);

@@ -210,7 +210,7 @@ public final class RpcLoad extends LoadBase {
         for (CallLane lane : lanes) {
             CompletableFuture<LoadFacts.LaneFigures> f = new CompletableFuture<>();
             lane.driver.loop().execute(() -> f.complete(new LoadFacts.LaneFigures((int) (lane.id - spec.firstConnection()),
-                    lane.phaseQuota, lane.ok, lane.bad, lane.errors,
+                    lane.sent, lane.ok, lane.bad, lane.errors,
                     lane.lastAnswerNanos > lane.firstSendNanos ? (lane.lastAnswerNanos - lane.firstSendNanos) / 1e9 : 0,
                     lane.latency.copy())));
             figures.add(f.orTimeout(5, TimeUnit.SECONDS).join());

@@ -128,7 +128,13 @@ class RpcCommandsTest {
             assertEquals(1, r.exit(), r.err());
             JsonNode s = r.json();
             assertTrue(s.get("requests").asLong() < 20, "stopped after the first deadlines, not 100 per client: " + r.out());
-            assertEquals(s.get("requests").asLong(), s.get("errors").asLong(), r.out());
+            assertEquals(s.get("requests").asLong(), s.get("errors").asLong(), "every call sent ended, none waited for: "
+                    + r.out());
+            long perClient = 0;
+            for (JsonNode client : s.get("clients")) {
+                perClient += client.get("requests").asLong();
+            }
+            assertEquals(s.get("requests").asLong(), perClient, "a client's requests are what it sent, not its share");
             assertEquals(0, s.get("received_ok").asLong());
             assertEquals("no reply within --timeout 300ms", s.get("first_error").asText(), "as echo says it");
         }

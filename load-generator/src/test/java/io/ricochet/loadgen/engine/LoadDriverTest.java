@@ -183,9 +183,10 @@ class LoadDriverTest {
         load.futile = "every connect failed";
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         Recording hooks = new Recording();
-        run(load, new Schedule(Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(60), Duration.ZERO), hooks,
-                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        run(load, new Schedule(Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(60), Duration.ofSeconds(10)),
+                hooks, new PrintStream(progress, true, StandardCharsets.UTF_8));
         assertEquals(List.of("start", "stop", "drain"), load.calls);
+        assertEquals(Duration.ZERO, load.drained, "what is in flight is failed at once, not waited for until its deadline");
         assertEquals(1, hooks.intervals.size(), "ended in its first interval, not after an hour");
         assertTrue(progress.toString(StandardCharsets.UTF_8)
                 .contains("stopping early: every connect failed (the summary's first error says why)"), progress.toString());
