@@ -35,8 +35,15 @@ class EchoServerManifestTest {
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
         assertEquals(Integer.toString(command.metricsPort), annotations.get("prometheus.io/port"));
         assertEquals("/metrics", annotations.get("prometheus.io/path"));
-        assertEquals(List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=75", "-jar", "/app/echo-server.jar"),
-                container.getCommand());
+        assertEquals("/health", container.getStartupProbe().getHttpGet().getPath());
+        assertEquals(command.metricsPort, port(container, container.getStartupProbe().getHttpGet().getPort().getStrVal()));
+        // Heap 40% of the memory limit and direct memory as much (the JVM's cap when none is given): 20% left for the
+        // rest. Netty's native libraries go to /tmp, the emptyDir the read-only container may write.
+        assertEquals(List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Dio.netty.native.workdir=/tmp",
+                "-jar", "/app/echo-server.jar"), container.getCommand());
+        assertEquals("/tmp", container.getVolumeMounts().stream().filter(m -> deployment.getSpec().getTemplate().getSpec()
+                .getVolumes().stream().anyMatch(v -> v.getName().equals(m.getName()) && v.getEmptyDir() != null))
+                .findFirst().orElseThrow().getMountPath());
     }
 
     private static Map<String, Integer> ports(List<ContainerPort> ports) {

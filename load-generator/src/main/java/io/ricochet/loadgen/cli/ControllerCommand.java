@@ -91,7 +91,8 @@ class ControllerCommand implements Callable<Integer> {
         @Option(names = "--namespace", description = "Namespace of the Job (default: the client's, from kubeconfig or the pod).")
         String namespace;
 
-        @Option(names = "--image", description = "Worker image (default: in a pod, with POD_NAME set, the image of that "
+        @Option(names = "--image", description = "Worker image: Ricochet's, or one built FROM it, since the workers run "
+                + "java ... -jar /app/load-generator.jar in it (default: in a pod, with POD_NAME set, the image of that "
                 + "pod's first container; else " + KubernetesSettings.DEFAULT_IMAGE + ").")
         String image;
 
@@ -101,7 +102,9 @@ class ControllerCommand implements Callable<Integer> {
         @Option(names = "--keep", description = "Keep the Job after the run instead of deleting it.")
         boolean keep;
 
-        @Option(names = "--ttl", defaultValue = "600", description = "ttlSecondsAfterFinished of the Job (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--ttl", defaultValue = "600", description = "ttlSecondsAfterFinished of the Job: seconds after "
+                + "it ends that Kubernetes deletes it, if the controller has not (it was killed, or --keep) "
+                + "(default: ${DEFAULT-VALUE}).")
         int ttlSeconds = 600;
 
         @Option(names = "--worker-cpu", defaultValue = "1", description = "CPU request and limit per worker pod (default: ${DEFAULT-VALUE}).")
@@ -178,12 +181,9 @@ class ControllerCommand implements Callable<Integer> {
         CapacityPlan capacity = Plans.plan(command, shares, true, onKubernetes,
                 onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
                 bytes("--node-memory", kubernetes.nodeMemory));
-        if (planOnly()) {
-            PrintWriter out = spec.commandLine().getOut();
-            capacity.lines().forEach(out::println);
-            out.println(capacity.fits() ? "fits" : "refused: " + capacity.refusal());
-            out.flush();
-            return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILED;
+        Integer planned = planned(capacity, onKubernetes);
+        if (planned != null) {
+            return planned;
         }
         capacity.lines().forEach(line -> err.println("plan: " + line));
         if (!capacity.fits()) {
@@ -211,7 +211,7 @@ class ControllerCommand implements Callable<Integer> {
             }
             Duration stall = stallTimeout != null ? stallTimeout : common.interval.multipliedBy(5).plusSeconds(10);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
-            String advertised = advertise != null ? advertise : onKubernetes ? podIp() : "127.0.0.1";
+            String advertised = advertised(onKubernetes);
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("command", sub.commandSpec().name());
             config.put("scenario", scenario);
@@ -266,10 +266,19 @@ class ControllerCommand implements Callable<Integer> {
             Path logs = report != null ? report.resolve("workers") : Files.createTempDirectory("ricochet-workers");
             return new LocalExecutor(workers, workerJvmArgs, logs);
         }
-        return new KubernetesExecutor(new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image,
-                workers, kubernetes.ttlSeconds, kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep,
-                System.getenv("POD_NAME"), System.getenv("POD_UID")),
-                KubernetesExecutor::connect);
+        return new KubernetesExecutor(kubernetesSettings(), KubernetesExecutor::connect);
+    }
+
+    /** The workers' Job as the options say, owned by this pod when the downward API names it. */
+    KubernetesSettings kubernetesSettings() {
+        return new KubernetesSettings(kubernetes.namespace, jobName(), kubernetes.image, workers, kubernetes.ttlSeconds,
+                kubernetes.cpu, kubernetes.memory, kubernetes.instance, kubernetes.keep, System.getenv("POD_NAME"),
+                System.getenv("POD_UID"));
+    }
+
+    /** The host the workers are told to connect to. */
+    String advertised(boolean onKubernetes) {
+        return advertise != null ? advertise : onKubernetes ? podIp() : "127.0.0.1";
     }
 
     private void checkScrapeSelector(boolean onKubernetes) {
@@ -367,9 +376,9 @@ class ControllerCommand implements Callable<Integer> {
         return ip != null ? ip : "127.0.0.1";
     }
 
-    /** Whether to stop after the capacity plan: the plan command. */
-    boolean planOnly() {
-        return false;
+    /** The plan command's output and exit status, made instead of the run; null to run: the controller. */
+    Integer planned(CapacityPlan capacity, boolean onKubernetes) {
+        return null;
     }
 
     private long bytes(String option, String quantity) {
@@ -380,7 +389,7 @@ class ControllerCommand implements Callable<Integer> {
         }
     }
 
-    private ParameterException usage(String message) {
+    ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), "invalid option value: " + message);
     }
 }

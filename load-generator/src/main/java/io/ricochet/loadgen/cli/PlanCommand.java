@@ -1,6 +1,15 @@
 package io.ricochet.loadgen.cli;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ricochet.loadgen.distributed.JobFactory;
+import io.ricochet.loadgen.distributed.KubernetesSettings;
+import io.ricochet.loadgen.plan.CapacityPlan;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** The controller's capacity plan alone: what the run would need, and whether it fits, with nothing started. */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
@@ -12,8 +21,57 @@ import picocli.CommandLine.Command;
                 + "5000 --warmup 60s --duration 30s. Exit 0 when the run fits, 1 when it is refused (the last line "
                 + "names the limit).")
 final class PlanCommand extends ControllerCommand {
+    @Option(names = "--manifests", description = "With --executor kubernetes: print, when the run fits, the Secret and "
+            + "the workers' Job the controller would create, as YAML (kubectl create --dry-run=client -o yaml's form), "
+            + "the plan above them as comments. The Secret's value is a placeholder: no secret is made.")
+    boolean manifests;
+
     @Override
-    boolean planOnly() {
-        return true;
+    Integer planned(CapacityPlan capacity, boolean onKubernetes) {
+        if (manifests && !onKubernetes) {
+            throw usage("manifests: with --executor " + executor + " (expected: with --executor kubernetes, whose "
+                    + "Secret and Job it prints)");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        String verdict = capacity.fits() ? "fits" : "refused: " + capacity.refusal();
+        if (!manifests || !capacity.fits()) {
+            // A refused run creates nothing, so there is nothing to show but why.
+            capacity.lines().forEach(out::println);
+            out.println(verdict);
+            out.flush();
+            return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+        printManifests(capacity, verdict, out);
+        return ExitCodes.OK;
+    }
+
+    /** The objects of {@link JobFactory#preview}, each a YAML document, after what they are as comments. */
+    private void printManifests(CapacityPlan capacity, String verdict, PrintWriter out) {
+        KubernetesSettings settings = kubernetesSettings();
+        String image = settings.image() != null ? settings.image() : KubernetesSettings.DEFAULT_IMAGE;
+        List<HasMetadata> objects = JobFactory.preview(settings, image,
+                InetSocketAddress.createUnresolved(advertised(true), port));
+        out.println("# What the controller would create through the Kubernetes API for this run, in that order, as");
+        out.println("# `kubectl create --dry-run=client -o yaml` prints objects. Nothing was created.");
+        capacity.lines().forEach(line -> out.println("# plan: " + line));
+        out.println("# plan: " + verdict);
+        out.println("# The Secret's value is a placeholder: the controller makes a new secret, 256 random bits, for each");
+        out.println("# run, and no secret was made here.");
+        if (kubernetes.jobName == null) {
+            out.println("# No --job-name: each run names its Job ricochet-workers-<random>, as this one is.");
+        }
+        if (kubernetes.image == null) {
+            out.println("# No --image: in a pod that POD_NAME names, the workers run that pod's first container's image;");
+            out.println("# elsewhere " + KubernetesSettings.DEFAULT_IMAGE + ", shown here.");
+        }
+        if (advertise == null && System.getenv("POD_IP") == null) {
+            out.println("# No --advertise, and no POD_IP: the workers are told 127.0.0.1, their own pod; give --advertise");
+            out.println("# (the controller's Service, ricochet-load-controller in k8s/).");
+        }
+        if (port == 0) {
+            out.println("# --port 0: the workers are given the port the controller binds when it starts; 0 is shown.");
+        }
+        objects.forEach(o -> out.print(Serialization.asYaml(o)));
+        out.flush();
     }
 }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.distributed;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -16,7 +17,9 @@ import java.util.Map;
 /**
  * The workers' Indexed Job: one pod per index, each running {@code worker --controller HOST:PORT} and
  * taking its index from {@code JOB_COMPLETION_INDEX}; no retries ({@code backoffLimit: 0}), since a
- * replaced worker would rejoin a run it no longer belongs to.
+ * replaced worker would rejoin a run it no longer belongs to. Its pods meet the restricted Pod Security
+ * profile, as the k8s/ manifests' do: not root, no privilege escalation, no capabilities, the runtime's
+ * default seccomp filter, a read-only root filesystem with an emptyDir at /tmp, and no API token.
  */
 public final class JobFactory {
     public static final String LABEL_NAME = "app.kubernetes.io/name";
@@ -28,6 +31,27 @@ public final class JobFactory {
     public static final String CONTAINER = "worker";
     /** Set by Kubernetes on the pods of an Indexed Job. */
     public static final String INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
+    /** Where the worker writes, its only writable path: an emptyDir, where Netty extracts its native libraries. */
+    public static final String TMP = "/tmp";
+    /** The emptyDir's bound: Netty's native libraries are a few MiB. */
+    public static final String TMP_SIZE = "64Mi";
+    /** The user and group of the image (the root Dockerfile's {@code USER}), which the pods run as. */
+    public static final long USER = 10001;
+    /**
+     * The worker container's command: the image's entrypoint (the root Dockerfile's; a test keeps them equal), named in
+     * the pod so that the Job itself shows and keeps the JVM's sizing, whatever entrypoint {@code --image} has. The heap
+     * may take 40% of the pod's memory limit, and direct memory, which the JVM caps at the heap's maximum when
+     * {@code -XX:MaxDirectMemorySize} is not given, 40% more; 20% is left for metaspace, code, thread stacks and
+     * native libraries. Netty extracts those to {@link #TMP}.
+     */
+    public static final List<String> WORKER_COMMAND = List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40",
+            "-Dio.netty.native.workdir=" + TMP, "-jar", "/app/load-generator.jar");
+    /**
+     * What {@link #preview} shows in place of the run's secret, which the controller makes anew for every run and
+     * puts in the Secret only when it creates it.
+     */
+    public static final String SECRET_PLACEHOLDER = "<the run's secret: 256 random bits the controller makes for each run>";
+    private static final String TMP_VOLUME = "tmp";
 
     private JobFactory() {
     }
@@ -53,7 +77,18 @@ public final class JobFactory {
                 .withType("Opaque").withStringData(Map.of(RunSecret.SECRET_KEY, runSecret)).build();
     }
 
-    /** The worker container's arguments, after the image's {@code java -jar load-generator.jar}. */
+    /**
+     * The objects a run creates, in the order it creates them (the Secret, then the Job), for an operator to review:
+     * the Secret holds {@link #SECRET_PLACEHOLDER} instead of a secret, and both are in {@code s}'s namespace when it
+     * names one.
+     */
+    public static List<HasMetadata> preview(KubernetesSettings s, String image, InetSocketAddress controller) {
+        List<HasMetadata> objects = List.of(secret(s, SECRET_PLACEHOLDER), build(s, image, controller));
+        objects.forEach(o -> o.getMetadata().setNamespace(s.namespace()));
+        return objects;
+    }
+
+    /** The worker container's arguments, after {@link #WORKER_COMMAND}. */
     public static List<String> workerArgs(InetSocketAddress controller) {
         return List.of("worker", "--controller=" + controller.getHostString() + ":" + controller.getPort());
     }
@@ -77,15 +112,30 @@ public final class JobFactory {
                         .withNewMetadata().withLabels(labels(s)).endMetadata()
                         .withNewSpec()
                             .withRestartPolicy("Never")
+                            // A worker never calls the API: it reads its secret from its environment.
+                            .withAutomountServiceAccountToken(false)
+                            .withNewSecurityContext()
+                                .withRunAsNonRoot(true).withRunAsUser(USER).withRunAsGroup(USER).withFsGroup(USER)
+                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                            .endSecurityContext()
                             .addNewContainer()
                                 .withName(CONTAINER)
                                 .withImage(image)
+                                .withCommand(WORKER_COMMAND)
                                 .withArgs(workerArgs(controller))
                                 .addNewEnv().withName(RunSecret.ENV).withNewValueFrom().withNewSecretKeyRef()
                                     .withName(secretName(s)).withKey(RunSecret.SECRET_KEY).endSecretKeyRef()
                                 .endValueFrom().endEnv()
                                 .withNewResources().withRequests(resources).withLimits(resources).endResources()
+                                .withNewSecurityContext()
+                                    .withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true)
+                                    .withNewCapabilities().withDrop("ALL").endCapabilities()
+                                .endSecurityContext()
+                                .addNewVolumeMount().withName(TMP_VOLUME).withMountPath(TMP).endVolumeMount()
                             .endContainer()
+                            .addNewVolume().withName(TMP_VOLUME)
+                                .withNewEmptyDir().withSizeLimit(new Quantity(TMP_SIZE)).endEmptyDir()
+                            .endVolume()
                         .endSpec()
                     .endTemplate()
                 .endSpec()

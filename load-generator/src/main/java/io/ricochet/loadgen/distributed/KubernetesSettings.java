@@ -5,12 +5,14 @@ package io.ricochet.loadgen.distributed;
  *
  * @param namespace   the Job's namespace; null for the client's own (kubeconfig context or the pod's)
  * @param jobName     the Job's name, also its {@code ricochet.io/run} label
- * @param image       the load-generator image, whose entrypoint is {@code java -jar load-generator.jar}; null for
+ * @param image       the load-generator image, Ricochet's or one built from it: the workers run
+ *                    {@link JobFactory#WORKER_COMMAND} in it ({@code java … -jar /app/load-generator.jar}); null for
  *                    the image of {@code ownerPod}'s first container, or {@link #DEFAULT_IMAGE} outside a pod
  * @param workers     completions and parallelism
- * @param ttlSeconds  ttlSecondsAfterFinished
+ * @param ttlSeconds  ttlSecondsAfterFinished: the Job, its pods and their logs are deleted this long after it ends,
+ *                    if the controller has not deleted it (it was killed, or {@code keep})
  * @param cpu         CPU request and limit of each worker pod
- * @param memory      memory request and limit of each worker pod
+ * @param memory      memory request and limit of each worker pod, which sizes its JVM ({@link JobFactory#WORKER_COMMAND})
  * @param instance    the {@code app.kubernetes.io/instance} label
  * @param keep        leave the Job in place after the run
  * @param ownerPod    the controller's own pod (downward API {@code POD_NAME}), or null outside a pod

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -33,8 +34,10 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ricochet.loadgen.distributed.JobFactory;
+import io.ricochet.loadgen.distributed.JvmSizing;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
+import io.ricochet.loadgen.distributed.RestrictedProfile;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -69,10 +73,11 @@ import picocli.CommandLine.ParseResult;
 /**
  * The k8s/ manifests. Every file parses into Fabric8's model, and every profile, as {@code kubectl kustomize} builds it,
  * agrees with itself (selectors, ports, image, the wait for the server under test, the report volume) and with the CLIs
- * that run it. The server under test is the echo server, except in k8s/workload, where it is the example's KV service
- * and the controller runs a workload from the profile's own image (examples/Dockerfile). The built checks need kubectl:
- * .ci/run installs Debian's kubernetes-client when there is none, whose kustomize (v2.0.3) builds the same objects as a
- * current one (v5) from these files.
+ * that run it, and every pod of every profile, with the workers' Job each controller would create, meets the restricted
+ * Pod Security profile with its JVMs sized to their memory limits. The server under test is the echo server, except in
+ * k8s/workload, where it is the example's KV service and the controller runs a workload from the profile's own image
+ * (examples/Dockerfile). The built checks need kubectl: .ci/run installs Debian's kubernetes-client when there is none,
+ * whose kustomize (v2.0.3) builds the same objects as a current one (v5) from these files.
  */
 @Timeout(120)
 class ManifestsTest {
@@ -368,10 +373,14 @@ class ManifestsTest {
             assertEquals("metrics", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
             assertEquals("/health", container.getReadinessProbe().getHttpGet().getPath());
             assertEquals(flags.get("--metrics-port"), annotations.get("prometheus.io/port"));
+            // Started once /health answers: until then, neither probe runs, so a slow start is not a restart.
+            assertEquals(container.getReadinessProbe().getHttpGet(), container.getStartupProbe().getHttpGet());
+            assertEquals(container.getReadinessProbe().getHttpGet(), container.getLivenessProbe().getHttpGet());
         } else {
             assertNull(container.getReadinessProbe().getHttpGet());
             assertEquals("tcp", container.getReadinessProbe().getTcpSocket().getPort().getStrVal());
             assertEquals("tcp", container.getLivenessProbe().getTcpSocket().getPort().getStrVal());
+            assertEquals("tcp", container.getStartupProbe().getTcpSocket().getPort().getStrVal());
             assertTrue(annotations == null || annotations.keySet().stream().noneMatch(a -> a.startsWith("prometheus.io/")),
                     String.valueOf(annotations));
         }
@@ -569,6 +578,193 @@ class ManifestsTest {
         assertTrue(said.startsWith(says), said);
     }
 
+    /** Every pod template of a built profile (its Deployments' and Jobs'), by the name of its owner. */
+    private static Map<String, PodSpec> pods(List<HasMetadata> objects) {
+        Map<String, PodSpec> pods = new TreeMap<>();
+        all(objects, Deployment.class).forEach(d -> pods.put(d.getMetadata().getName(), d.getSpec().getTemplate().getSpec()));
+        all(objects, Job.class).forEach(j -> pods.put(j.getMetadata().getName(), j.getSpec().getTemplate().getSpec()));
+        return pods;
+    }
+
+    /**
+     * Every pod of every profile is one a namespace that enforces the restricted Pod Security profile admits, with a
+     * read-only root filesystem and memory bounds on every container, the init container's too. It runs as the image's
+     * own user, and only the controller's pod, which calls the API, has its service account's token.
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyPodOfEveryProfileMeetsTheRestrictedProfile(String profile) throws IOException {
+        long[] user = imageUser();
+        Map<String, PodSpec> pods = pods(build(profile));
+        assertEquals(2, pods.size(), pods.keySet().toString());
+        assertEquals(List.of(), pods.entrySet().stream().flatMap(pod -> RestrictedProfile.violations(pod.getKey(),
+                pod.getValue(), CONTROLLER.equals(pod.getValue().getServiceAccountName())).stream()).toList(), profile);
+        List<String> withToken = new ArrayList<>();
+        pods.forEach((name, pod) -> {
+            assertEquals(user[0], pod.getSecurityContext().getRunAsUser(), name);
+            assertEquals(user[1], pod.getSecurityContext().getRunAsGroup(), name);
+            // A claim mounted at /report (report-pvc) is made the group's, so that the controller may write it.
+            assertEquals(user[1], pod.getSecurityContext().getFsGroup(), name);
+            if (!Boolean.FALSE.equals(pod.getAutomountServiceAccountToken())) {
+                withToken.add(name);
+            }
+        });
+        assertEquals(List.of(CONTROLLER), withToken);
+    }
+
+    /** The report reader, applied after a run in a namespace that enforces the profile too. */
+    @Test
+    void theReportReaderMeetsTheRestrictedProfileToo() throws IOException {
+        Pod reader;
+        try (InputStream in = Files.newInputStream(K8S.resolve("report-pvc/reader.yaml"))) {
+            reader = Serialization.unmarshal(in, Pod.class);
+        }
+        assertEquals(List.of(), RestrictedProfile.violations("reader", reader.getSpec(), false));
+        assertEquals(imageUser()[0], reader.getSpec().getSecurityContext().getRunAsUser());
+    }
+
+    /**
+     * Every JVM (the server's command, or the image's entrypoint, which the controller runs) keeps its heap and direct
+     * memory within {@link JvmSizing#MAX_SHARE} of its container's memory limit, whatever the profile makes that limit,
+     * and extracts Netty's native libraries to a volume it may write, its root filesystem being read-only.
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyJvmFitsItsMemoryLimitAndWritesOnlyToItsVolumes(String profile) throws IOException {
+        List<String> entrypoint = imageEntrypoint();
+        int jvms = 0;
+        for (Map.Entry<String, PodSpec> pod : pods(build(profile)).entrySet()) {
+            for (Container c : Stream.concat(pod.getValue().getInitContainers().stream(),
+                    pod.getValue().getContainers().stream()).toList()) {
+                List<String> command = c.getCommand() != null && !c.getCommand().isEmpty() ? c.getCommand() : entrypoint;
+                if (!command.get(0).equals("java")) {
+                    continue;
+                }
+                jvms++;
+                assertEquals(List.of(), JvmSizing.violations(pod.getKey() + "/" + c.getName(), command,
+                        c.getResources().getLimits().get("memory"), JvmSizing.writablePaths(pod.getValue(), c)), profile);
+                // The writable paths are volumes of the pod's own, bounded.
+                for (Volume v : pod.getValue().getVolumes()) {
+                    if (v.getEmptyDir() != null && !v.getName().equals("report")) {
+                        assertNotNull(v.getEmptyDir().getSizeLimit(), pod.getKey() + " " + v.getName());
+                    }
+                }
+            }
+        }
+        assertEquals(2, jvms, "the server's and the controller's");
+    }
+
+    /**
+     * The image runs as a fixed user that is not root, given by number so that the kubelet can check runAsNonRoot; its
+     * jars, and the workload image's, are readable by that user and writable by none; and its entrypoint is the command
+     * the workers' Job names, so that the controller and its workers run the same JVM settings.
+     */
+    @Test
+    void theImageRunsAsAUserThatIsNotRootWithReadableJarsAndTheWorkersCommand() throws IOException {
+        long[] user = imageUser();
+        assertEquals(JobFactory.USER, user[0]);
+        assertEquals(JobFactory.USER, user[1]);
+        assertEquals(JobFactory.WORKER_COMMAND, imageEntrypoint());
+        // The workload image keeps Ricochet's user and entrypoint.
+        List<String> examples = Files.readAllLines(K8S.resolve("../examples/Dockerfile"));
+        assertTrue(examples.stream().map(String::strip).noneMatch(l -> l.startsWith("USER") || l.startsWith("ENTRYPOINT")
+                || l.startsWith("CMD")), examples.toString());
+        for (Path dockerfile : List.of(K8S.resolve("../Dockerfile"), K8S.resolve("../examples/Dockerfile"))) {
+            List<String> copies = Files.readAllLines(dockerfile).stream().map(String::strip)
+                    .filter(l -> l.startsWith("COPY ")).toList();
+            assertFalse(copies.isEmpty(), dockerfile.toString());
+            for (String copy : copies) {
+                Matcher chmod = Pattern.compile(" --chmod=([0-7]{3,4}) ").matcher(copy);
+                assertTrue(chmod.find(), dockerfile + ": " + copy);
+                int mode = Integer.parseInt(chmod.group(1), 8);
+                assertEquals(0444, mode & 0666, dockerfile + ": " + copy + " (expected: readable by all, writable by none)");
+            }
+        }
+    }
+
+    /** The root Dockerfile's USER, as {uid, gid}: numbers, not root. */
+    private static long[] imageUser() throws IOException {
+        List<String[]> users = instructions(K8S.resolve("../Dockerfile")).stream().filter(i -> i[0].equals("USER")).toList();
+        assertEquals(1, users.size());
+        String[] ids = users.get(0)[1].split(":");
+        assertEquals(2, ids.length, "USER UID:GID, by number");
+        long[] user = {Long.parseLong(ids[0]), Long.parseLong(ids[1])};
+        assertTrue(user[0] > 0 && user[1] > 0, users.get(0)[1]);
+        return user;
+    }
+
+    /** The root Dockerfile's ENTRYPOINT, in its exec form. */
+    private static List<String> imageEntrypoint() throws IOException {
+        List<String> lines = Files.readAllLines(K8S.resolve("../Dockerfile")).stream().map(String::strip)
+                .filter(l -> l.startsWith("ENTRYPOINT ")).toList();
+        assertEquals(1, lines.size());
+        List<String> entrypoint = new ArrayList<>();
+        new ObjectMapper().readTree(lines.get(0).substring("ENTRYPOINT ".length())).forEach(a -> entrypoint.add(a.asText()));
+        return entrypoint;
+    }
+
+    /**
+     * A finished run's Jobs delete themselves, so the next {@code kubectl apply -k} starts a new run with nothing deleted
+     * by hand: the controller's Job with the same TTL as the workers' Job (the controller's --ttl, which the profiles
+     * leave at its default).
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyJobIsDeletedAfterItEndsSoThatTheNextRunNeedsNoCleanUp(String profile) {
+        List<HasMetadata> objects = build(profile);
+        Job job = one(objects, Job.class, CONTROLLER);
+        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        ControllerCommand controller = controller(job, env);
+        assertEquals(new ControllerCommand.KubernetesOptions().ttlSeconds, controller.kubernetes.ttlSeconds);
+        assertEquals(controller.kubernetes.ttlSeconds, job.getSpec().getTtlSecondsAfterFinished());
+    }
+
+    /** The controller of a built profile's Job, its args expanded from the ConfigMap and parsed by the CLI. */
+    private static ControllerCommand controller(Job job, Map<String, String> env) {
+        List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs().stream()
+                .map(a -> expand(a, env)).toList();
+        ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs(args.toArray(String[]::new));
+        return (ControllerCommand) parsed.subcommand().commandSpec().userObject();
+    }
+
+    /** The echo profiles: the workload profile's scenario needs the example's jar, which this module does not have. */
+    static Stream<String> echoProfiles() throws IOException {
+        return profiles().filter(p -> !p.equals(WORKLOAD));
+    }
+
+    /**
+     * The workers' Job that each profile's controller creates, as {@code plan --manifests} prints it from the profile's
+     * own args: pods the restricted profile admits, whose JVM fits the profile's --worker-memory, deleted after the run.
+     * (The workload profile's controller creates the same Job but for its numbers; its args need the example's jar to
+     * plan, which examples' tests have.)
+     */
+    @ParameterizedTest
+    @MethodSource("echoProfiles")
+    void theWorkersJobEachProfilesControllerWouldCreateMeetsTheRestrictedProfile(String profile) {
+        List<HasMetadata> objects = build(profile);
+        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        List<String> args = new ArrayList<>(one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getArgs().stream().map(a -> expand(a, env)).toList());
+        assertEquals("controller", args.get(0));
+        args.set(0, "plan");
+        args.add(1, "--manifests");
+        Cli.Result r = Cli.run(args.toArray(String[]::new));
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        List<HasMetadata> printed = PlanManifestsTest.objects(r.out());
+        assertEquals(List.of("Secret", "Job"), printed.stream().map(HasMetadata::getKind).toList());
+        Job workers = (Job) printed.get(1);
+        PodSpec pod = workers.getSpec().getTemplate().getSpec();
+        assertEquals(List.of(), RestrictedProfile.violations("worker", pod, false), profile);
+        Container worker = pod.getContainers().get(0);
+        assertEquals(new Quantity(env.get("WORKER_MEMORY")), worker.getResources().getLimits().get("memory"));
+        assertEquals(worker.getResources().getLimits(), worker.getResources().getRequests());
+        assertEquals(List.of(), JvmSizing.violations("worker", worker.getCommand(),
+                worker.getResources().getLimits().get("memory"), JvmSizing.writablePaths(pod, worker)), profile);
+        assertEquals(List.of("worker", "--controller=" + CONTROLLER + ":7200"), worker.getArgs());
+        assertEquals(one(objects, Job.class, CONTROLLER).getSpec().getTtlSecondsAfterFinished(),
+                workers.getSpec().getTtlSecondsAfterFinished());
+    }
+
     /** The report directory is an emptyDir, except in report-pvc, where it is the claim that profile makes. */
     @ParameterizedTest
     @MethodSource("profiles")
@@ -731,9 +927,13 @@ class ManifestsTest {
         assertTrue(Files.isRegularFile(K8S.resolve("../examples/src/main/java/" + main.replace('.', '/') + ".java")), main);
     }
 
-    /** A Dockerfile's instructions, each split on blanks; comments and blank lines left out. */
+    /**
+     * A Dockerfile's instructions, each split on blanks, without its flags (COPY's --chmod): the instruction, then its
+     * arguments. Comments and blank lines left out.
+     */
     private static List<String[]> instructions(Path dockerfile) throws IOException {
         return Files.readAllLines(dockerfile).stream().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
-                .map(l -> l.split("\\s+")).toList();
+                .map(l -> l.split("\\s+")).map(i -> Stream.concat(Stream.of(i[0]),
+                        Arrays.stream(i).skip(1).filter(a -> !a.startsWith("--"))).toArray(String[]::new)).toList();
     }
 }
