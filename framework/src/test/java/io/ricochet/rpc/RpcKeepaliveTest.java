@@ -90,8 +90,9 @@ class RpcKeepaliveTest {
     void aPingAnswerQueuedBehindOtherTrafficDoesNotCloseTheConnection() throws Exception {
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
         AtomicInteger ticks = new AtomicInteger();
+        // 500 ms, ten ticks: a tick that a loaded machine delays by a few hundred ms must not look like silence.
         try (RawRpcServer raw = new RawRpcServer();
-                RpcClients clients = RpcClients.create(RpcClientConfig.builder().keepalive(Duration.ofMillis(200))
+                RpcClients clients = RpcClients.create(RpcClientConfig.builder().keepalive(Duration.ofMillis(500))
                         .build(), null)) {
             CompletableFuture<RpcClient> connecting = clients.connect(raw.address());
             try (RawRpcPeer peer = raw.accept()) {
