@@ -16,6 +16,7 @@ import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.internal.Checks;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.metrics.MetricsEndpointConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.rpc.RpcAuthenticator;
@@ -81,6 +82,17 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--metrics-host", description = "Address the metrics port binds, e.g. a private interface "
             + "apart from the service ports (default: --host).")
     String metricsHost;
+
+    @Option(names = "--metrics-max-connections", defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS,
+            converter = CountConverter.class, description = "Connections the metrics port serves at once; a new one "
+                    + "past it closes the one idle longest, so /health always gets in (default: ${DEFAULT-VALUE}).")
+    int metricsMaxConnections;
+
+    @Option(names = "--metrics-max-connections-per-address",
+            defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, converter = CountConverter.class,
+            description = "Connections one source address holds on the metrics port; a new one past it closes that "
+                    + "address's own longest-idle one (default: ${DEFAULT-VALUE}).")
+    int metricsMaxConnectionsPerAddress;
 
     @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
             description = "Close a connection with no complete frame for this long, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
@@ -191,6 +203,7 @@ final class EchoServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = config();
         ServerConfig rpcConfig = rpcConfig(config);
+        MetricsEndpointConfig metricsConfig = metricsConfig();
         ServerTlsConfig tlsFiles = tlsFiles();
         Tls tls = tlsPort == ServerConfig.DISABLED && !rpcTls ? null : context(tlsFiles::build);
         // 0-RTT early data is accepted: replayed, an echo request only gets its reply again.
@@ -269,7 +282,8 @@ final class EchoServerCommand implements Callable<Integer> {
                     rpc.startAndAwait();
                 }
                 if (metricsPort != ServerConfig.DISABLED) {
-                    metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry);
+                    metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry,
+                            metricsConfig);
                 }
                 if (server.tcpAddress() != null) {
                     out.println("listening tcp " + hostPort(server.tcpAddress()));
@@ -364,6 +378,16 @@ final class EchoServerCommand implements Callable<Integer> {
                     .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).reusePort(false).build();
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
+        }
+    }
+
+    /** The metrics port's limits. */
+    private MetricsEndpointConfig metricsConfig() {
+        try {
+            return MetricsEndpointConfig.DEFAULTS.withMaxConnections(metricsMaxConnections)
+                    .withMaxConnectionsPerAddress(metricsMaxConnectionsPerAddress);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.METRICS);
         }
     }
 
