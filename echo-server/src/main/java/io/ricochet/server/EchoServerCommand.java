@@ -116,8 +116,8 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
     int maxUdpSessions;
 
-    @Option(names = "--udp-channels", defaultValue = "0", description = "UDP sockets on the UDP port (SO_REUSEPORT), "
-            + "one event loop each; the kernel keeps each peer on one. 0 = one per I/O thread on epoll and io_uring, one "
+    @Option(names = "--udp-channels", defaultValue = "0", description = "UDP sockets on the UDP port, one event "
+            + "loop each, sharing it with SO_REUSEPORT once the first has bound it alone; the kernel keeps each peer on one. 0 = one per I/O thread on epoll and io_uring, one "
             + "on nio (default: ${DEFAULT-VALUE}).")
     int udpChannels;
 
@@ -128,10 +128,10 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}: epoll, else io_uring, else nio).")
     TransportKind transport;
 
-    @Option(names = "--reuse-port", description = "Bind the echo ports (TCP, UDP, TLS, Noise) with SO_REUSEPORT, so "
-            + "several echo-server processes serve one port and the kernel spreads peers over them: one process per "
+    @Option(names = "--reuse-port", description = "Bind the echo ports (TCP, UDP, TLS, Noise, QUIC) with SO_REUSEPORT, "
+            + "so several echo-server processes serve one port and the kernel spreads peers over them: one process per "
             + "core. Give each its own --metrics-port (0: ephemeral); the RPC port is not shared (its agent is per "
-            + "process).")
+            + "process). Without it a port another process holds cannot be bound.")
     boolean reusePort;
 
     @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = DurationConverter.class,
