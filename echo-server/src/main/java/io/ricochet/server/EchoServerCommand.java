@@ -16,6 +16,7 @@ import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.internal.Checks;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.metrics.MetricsEndpointConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.rpc.RpcAuthenticator;
@@ -82,6 +83,17 @@ final class EchoServerCommand implements Callable<Integer> {
             + "apart from the service ports (default: --host).")
     String metricsHost;
 
+    @Option(names = "--metrics-max-connections", defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS,
+            converter = CountConverter.class, description = "Connections the metrics port serves at once; a new one "
+                    + "past it closes the one idle longest, so /health always gets in (default: ${DEFAULT-VALUE}).")
+    int metricsMaxConnections;
+
+    @Option(names = "--metrics-max-connections-per-address",
+            defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, converter = CountConverter.class,
+            description = "Connections one source address holds on the metrics port; a new one past it closes that "
+                    + "address's own longest-idle one (default: ${DEFAULT-VALUE}).")
+    int metricsMaxConnectionsPerAddress;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
             description = "Close a connection with no complete frame for this long, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
@@ -104,8 +116,8 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
     int maxUdpSessions;
 
-    @Option(names = "--udp-channels", defaultValue = "0", description = "UDP sockets on the UDP port (SO_REUSEPORT), "
-            + "one event loop each; the kernel keeps each peer on one. 0 = one per I/O thread on epoll and io_uring, one "
+    @Option(names = "--udp-channels", defaultValue = "0", description = "UDP sockets on the UDP port, one event "
+            + "loop each, sharing it with SO_REUSEPORT once the first has bound it alone; the kernel keeps each peer on one. 0 = one per I/O thread on epoll and io_uring, one "
             + "on nio (default: ${DEFAULT-VALUE}).")
     int udpChannels;
 
@@ -116,10 +128,10 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}: epoll, else io_uring, else nio).")
     TransportKind transport;
 
-    @Option(names = "--reuse-port", description = "Bind the echo ports (TCP, UDP, TLS, Noise) with SO_REUSEPORT, so "
-            + "several echo-server processes serve one port and the kernel spreads peers over them: one process per "
+    @Option(names = "--reuse-port", description = "Bind the echo ports (TCP, UDP, TLS, Noise, QUIC) with SO_REUSEPORT, "
+            + "so several echo-server processes serve one port and the kernel spreads peers over them: one process per "
             + "core. Give each its own --metrics-port (0: ephemeral); the RPC port is not shared (its agent is per "
-            + "process).")
+            + "process). Without it a port another process holds cannot be bound.")
     boolean reusePort;
 
     @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = DurationConverter.class,
@@ -191,6 +203,7 @@ final class EchoServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = config();
         ServerConfig rpcConfig = rpcConfig(config);
+        MetricsEndpointConfig metricsConfig = metricsConfig();
         ServerTlsConfig tlsFiles = tlsFiles();
         Tls tls = tlsPort == ServerConfig.DISABLED && !rpcTls ? null : context(tlsFiles::build);
         // 0-RTT early data is accepted: replayed, an echo request only gets its reply again.
@@ -269,7 +282,8 @@ final class EchoServerCommand implements Callable<Integer> {
                     rpc.startAndAwait();
                 }
                 if (metricsPort != ServerConfig.DISABLED) {
-                    metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry);
+                    metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry,
+                            metricsConfig);
                 }
                 if (server.tcpAddress() != null) {
                     out.println("listening tcp " + hostPort(server.tcpAddress()));
@@ -364,6 +378,16 @@ final class EchoServerCommand implements Callable<Integer> {
                     .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).reusePort(false).build();
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
+        }
+    }
+
+    /** The metrics port's limits. */
+    private MetricsEndpointConfig metricsConfig() {
+        try {
+            return MetricsEndpointConfig.DEFAULTS.withMaxConnections(metricsMaxConnections)
+                    .withMaxConnectionsPerAddress(metricsMaxConnectionsPerAddress);
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.METRICS);
         }
     }
 

@@ -28,6 +28,10 @@ final class FlagNames {
     static final Map<String, String> RPC = overriding(ECHO, Map.of("tcpPort", "--rpc-port", "idleTimeout",
             "--rpc-idle-timeout"));
 
+    /** The metrics port's limits. */
+    static final Map<String, String> METRICS = Map.of("maxConnections", "--metrics-max-connections",
+            "maxConnectionsPerAddress", "--metrics-max-connections-per-address");
+
     private FlagNames() {
     }
 

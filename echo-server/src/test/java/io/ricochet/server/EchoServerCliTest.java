@@ -137,6 +137,26 @@ class EchoServerCliTest {
         }
     }
 
+    /**
+     * A second echo-server with its own TCP port once bound the UDP port the first held, and took a share of its
+     * peers: UDP was bound with SO_REUSEPORT whenever it had several channels (one per I/O thread by default).
+     */
+    @Test
+    void aUdpPortHeldByAnotherEchoServerGivesOneLineAndExitOne() throws Exception {
+        try (EchoServerProcess first = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "0", "--rpc-port", "-1",
+                "--metrics-port", "0", "--io-threads", "2", "--udp-channels", "2")) {
+            InetSocketAddress udp = first.awaitListening("udp");
+            try (EchoServerProcess second = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "" + udp.getPort(),
+                    "--rpc-port", "-1", "--metrics-port", "0", "--io-threads", "2", "--udp-channels", "2")) {
+                assertEquals(1, second.awaitExit(), second.stderr());
+                List<String> errors = second.stderr().lines().filter(l -> l.startsWith("echo-server: ")).toList();
+                assertEquals(1, errors.size(), second.stderr());
+                assertTrue(errors.get(0).contains("cannot bind udp 127.0.0.1:" + udp.getPort()), second.stderr());
+                assertFalse(second.stderr().contains("\tat "), "no stack trace: " + second.stderr());
+            }
+        }
+    }
+
     @Test
     void helpDescribesEveryFlag() {
         java.io.StringWriter out = new java.io.StringWriter();
@@ -144,7 +164,8 @@ class EchoServerCliTest {
         cli.setOut(new java.io.PrintWriter(out));
         assertEquals(0, cli.execute("--help"));
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
-                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout")) {
+                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout",
+                "--metrics-max-connections", "--metrics-max-connections-per-address")) {
             assertTrue(out.toString().contains(flag), flag);
         }
     }

@@ -43,6 +43,8 @@ class EchoServerFlagsTest {
         "--udp-port 70000|--udp-port 70000 (expected: -1..65535)",
         "--rpc-port 70000|--rpc-port 70000 (expected: -1..65535)",
         "--metrics-port -7|--metrics-port -7 (expected: -1..65535)",
+        "--metrics-max-connections 0|--metrics-max-connections 0 (expected: > 0)",
+        "--metrics-max-connections-per-address 0|--metrics-max-connections-per-address 0 (expected: > 0)",
         "--tls-port 70000|--tls-port 70000 (expected: -1..65535)",
         "--noise-port 70000|--noise-port 70000 (expected: -1..65535)",
         "--tcp-port -1 --udp-port -1|--tcp-port and --udp-port both -1 (expected: at least one echo listener)",
@@ -82,6 +84,8 @@ class EchoServerFlagsTest {
         assertEquals(1_500, command.maxUdpSessions);
         assertEquals(Duration.ofSeconds(90), command.idleTimeout);
         assertEquals(Duration.ofMillis(1500), command.lingerTimeout);
+        assertEquals(128, command.metricsMaxConnections, "the metrics port's default cap");
+        assertEquals(8, command.metricsMaxConnectionsPerAddress, "and per address");
         EchoServerMain.newCommandLine(command).parseArgs("--max-frame", "16MB", "--length-field", "4");
         assertEquals(16 * 1024 * 1024, command.maxFrame);
     }

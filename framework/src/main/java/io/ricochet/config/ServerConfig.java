@@ -27,13 +27,16 @@ import java.time.Duration;
  * @param shutdownTimeout        how long a graceful shutdown may flush before connections are closed regardless
  * @param lingerTimeout          how long a closing connection, its replies flushed and its output shut down,
  *                               waits for the peer's end of stream before it is closed regardless
- * @param reusePort              bind the TCP and UDP listeners with {@code SO_REUSEPORT}, so several processes (or
- *                               servers) bound to the same port share it, and the kernel spreads new connections and
- *                               UDP peers over them by a hash of the peer's address
+ * @param reusePort              bind the TCP, UDP and QUIC listeners with {@code SO_REUSEPORT}, so several processes
+ *                               (or servers) bound to the same port share it, and the kernel spreads new connections and
+ *                               UDP peers over them by a hash of the peer's address; without it a port that anything
+ *                               else holds cannot be bound
  * @param quicPort               QUIC port (UDP), 0 for an ephemeral one, {@link #DISABLED} (the default) for no QUIC
  *                               listener; it needs the builder's {@code quic} TLS
- * @param udpChannels            UDP sockets bound to the UDP port with {@code SO_REUSEPORT}, one event loop each, so
- *                               the kernel spreads peers over the loops (a peer stays on one); 0 (the default) means
+ * @param udpChannels            UDP sockets bound to the UDP port, one event loop each, sharing it through
+ *                               {@code SO_REUSEPORT} (without {@code reusePort} the first binds without it, so the port
+ *                               must be free, and sets it only then for the others to join), so the kernel spreads
+ *                               peers over the loops (a peer stays on one); 0 (the default) means
  *                               one per event loop on epoll and io_uring and one on NIO, the fallback; a count applies
  *                               on every transport, capped at the event loops there are
  * @param quicRetry              answer a QUIC Initial without a token with a Retry, so a connection is made (and

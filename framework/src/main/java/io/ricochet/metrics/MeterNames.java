@@ -31,6 +31,13 @@ public final class MeterNames {
     public static final String DATAGRAMS_DROPPED = "ricochet.datagrams.dropped";
     /** Counter, malformed input. Tags: the listener's, and {@link #TAG_KIND}. */
     public static final String PROTOCOL_ERRORS = "ricochet.protocol.errors";
+    /**
+     * Counter, connections of a {@link MetricsEndpoint} closed to make room for a new one. Tags: {@link #TAG_REASON}
+     * ({@code max_connections}: the endpoint was full and this connection had been idle longest;
+     * {@code max_connections_per_address}: the new connection's source address held its share, and this was that
+     * address's longest-idle connection).
+     */
+    public static final String METRICS_CONNECTIONS_EVICTED = "ricochet.metrics.connections.evicted";
     /** Gauge, bytes: resident set size from {@code /proc/self/status}. */
     public static final String PROCESS_MEMORY_RSS = "process.memory.rss";
 

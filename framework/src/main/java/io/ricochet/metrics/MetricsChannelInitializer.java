@@ -6,15 +6,14 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.flow.FlowControlHandler;
-import io.ricochet.handler.ConnectionRegistry;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds each metrics connection's pipeline, or closes the connection at once when over the cap:
- * codec → aggregator → idle close → flow control → one request at a time → HTTP handler. The channel
- * does not read on its own (autoRead off): see {@link OneRequestAtATimeHandler}.
+ * Admits each metrics connection ({@link MetricsConnections}: past a cap it displaces an idle one) and builds its
+ * pipeline: codec → aggregator → activity → idle close → flow control → one request at a time → HTTP handler. The
+ * channel does not read on its own (autoRead off): see {@link OneRequestAtATimeHandler}.
  */
 final class MetricsChannelInitializer extends ChannelInitializer<Channel> {
     private static final Logger log = LoggerFactory.getLogger(MetricsChannelInitializer.class);
@@ -31,19 +30,21 @@ final class MetricsChannelInitializer extends ChannelInitializer<Channel> {
     static final int MAX_PIPELINED_REQUESTS = 16;
 
     private final Duration idleTimeout;
-    private final ConnectionRegistry connections;
+    private final MetricsConnections connections;
+    private final ConnectionActivityHandler activity;
     private final MetricsHttpHandler handler;
 
-    MetricsChannelInitializer(Duration idleTimeout, ConnectionRegistry connections, MetricsHttpHandler handler) {
+    MetricsChannelInitializer(Duration idleTimeout, MetricsConnections connections, MetricsHttpHandler handler) {
         this.idleTimeout = idleTimeout;
         this.connections = connections;
+        this.activity = new ConnectionActivityHandler(connections);
         this.handler = handler;
     }
 
     @Override
     protected void initChannel(Channel ch) {
         if (!connections.admit(ch)) {
-            log.debug("closing metrics connection {}: over the connection cap", ch.remoteAddress());
+            log.debug("closing metrics connection {}: the endpoint is closing", ch.remoteAddress());
             ch.close();
             return;
         }
@@ -53,6 +54,7 @@ final class MetricsChannelInitializer extends ChannelInitializer<Channel> {
         ch.pipeline().addLast(
                 new HttpServerCodec(decoder, MAX_PIPELINED_REQUESTS),
                 new HttpObjectAggregator(MAX_CONTENT_BYTES),
+                activity,
                 new IdleCloseHandler(idleTimeout),
                 new FlowControlHandler(),
                 new OneRequestAtATimeHandler(),

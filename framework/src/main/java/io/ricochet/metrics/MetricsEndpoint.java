@@ -2,6 +2,8 @@ package io.ricochet.metrics;
 
 import static io.ricochet.internal.Checks.notNull;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -12,25 +14,39 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.ricochet.handler.ConnectionRegistry;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A small HTTP server for scrapers: Prometheus text at {@code /metrics}, {@code 200} at {@code /health}.
  * It runs on its own single NIO thread so a scrape never takes time from the I/O event loops. Each
- * connection is served one request at a time, closed when idle, and capped in number
- * ({@link MetricsEndpointConfig}).
+ * connection is served one request at a time and closed when idle; connections are capped in number, in all and per
+ * source address, and a new one past a cap displaces the longest-idle one ({@link MetricsEndpointConfig}), counted
+ * as {@value MeterNames#METRICS_CONNECTIONS_EVICTED} on {@code registry}.
  */
 public final class MetricsEndpoint implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel channel;
-    private final ConnectionRegistry connections;
+    private final MetricsConnections connections;
+    private final PrometheusMeterRegistry registry;
+    private final List<Meter> meters;
 
-    private MetricsEndpoint(EventLoopGroup group, Channel channel, ConnectionRegistry connections) {
+    private MetricsEndpoint(EventLoopGroup group, Channel channel, MetricsConnections connections,
+            PrometheusMeterRegistry registry) {
         this.group = group;
         this.channel = channel;
         this.connections = connections;
+        this.registry = registry;
+        this.meters = List.of(evictions(registry, connections, "max_connections", false),
+                evictions(registry, connections, "max_connections_per_address", true));
+    }
+
+    private static Meter evictions(PrometheusMeterRegistry registry, MetricsConnections connections, String reason,
+            boolean perAddress) {
+        return FunctionCounter.builder(MeterNames.METRICS_CONNECTIONS_EVICTED, connections, c -> c.evicted(perAddress))
+                .description("Metrics endpoint connections closed to make room for a new one, by the cap reached")
+                .tag(MeterNames.TAG_REASON, reason).register(registry);
     }
 
     /** Binds {@code host:port} (0 for an ephemeral port) and serves {@code registry} with the default limits. */
@@ -45,7 +61,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         notNull("config", config);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("ricochet-metrics", true),
                 NioIoHandler.newFactory());
-        ConnectionRegistry connections = new ConnectionRegistry(config.maxConnections());
+        MetricsConnections connections = new MetricsConnections(config.maxConnections(),
+                config.maxConnectionsPerAddress());
         ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -60,7 +77,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             throw new IllegalStateException("cannot bind metrics " + host + ":" + port + ": "
                     + bound.cause().getMessage(), bound.cause());
         }
-        return new MetricsEndpoint(group, bound.channel(), connections);
+        return new MetricsEndpoint(group, bound.channel(), connections, registry);
     }
 
     public InetSocketAddress address() {
@@ -88,9 +105,10 @@ public final class MetricsEndpoint implements AutoCloseable {
         channel.close().syncUninterruptibly();
         // Close the connections while the loop still runs its tasks, so each pipeline sees channelInactive and
         // releases the requests it holds; channels the group closes while shutting down may never see it.
-        for (Channel child : connections.channels()) {
+        for (Channel child : connections.close()) {
             child.close().syncUninterruptibly();
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        meters.forEach(registry::remove);
     }
 }

@@ -14,7 +14,10 @@ public enum ProtocolErrorKind {
     LENGTH_MISMATCH,
     /** Datagram shorter than the length field (UDP). */
     RUNT,
-    /** A TLS listener's handshake failed (not TLS, a certificate refused, timed out) or a record failed its check. */
+    /**
+     * A TLS listener's handshake failed (not TLS, a certificate refused, timed out, a renegotiation refused) or a record
+     * failed its check; or a QUIC listener's handshake failed (no ALPN of ours, a certificate refused).
+     */
     TLS,
     /** A Noise handshake failed (not a client of the key, timed out) or a message failed its check. */
     NOISE;

@@ -9,7 +9,9 @@ import java.time.Duration;
 /**
  * A built TLS context and the bound on its handshakes: what a server or client runs TLS with. Make one
  * from {@link ServerTlsConfig#build()} or {@link ClientTlsConfig#build()}, or from an {@link SslContext} of
- * one's own with {@link #of}.
+ * one's own with {@link #of}. Made with a server's context on the JDK provider, it sets
+ * {@code jdk.tls.rejectClientInitiatedRenegotiation} (unless set already), so that a client's renegotiation is refused
+ * as BoringSSL refuses it.
  *
  * @param context          server or client context, per the side it is given to
  * @param handshakeTimeout a connection whose handshake has not finished by then is closed and counted
@@ -22,6 +24,10 @@ public record Tls(SslContext context, Duration handshakeTimeout, String provider
         Checks.notNull("context", context);
         Checks.positive("handshakeTimeout", handshakeTimeout);
         Checks.notNull("provider", provider);
+        if (context.isServer() && context instanceof JdkSslContext) {
+            // Before the context's first handshake, which is when the JDK reads its switch.
+            JdkRenegotiation.refuseClientInitiated();
+        }
     }
 
     /** TLS with a context built elsewhere, and the default handshake timeout. */

@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * quiet and ends. Connections and streams are each capped at {@code maxConnections}, and a connection may open
  * {@value #MAX_STREAMS_PER_CONNECTION} streams at once. Flow control bounds what a peer can queue: a stream's reads
  * pause while its replies wait (backpressure), so its window stops the peer. With {@code quicRetry} a connection is
- * made only after a Retry round trip ({@link RetryTokens}).
+ * made only after a Retry round trip ({@link RetryTokens}). A connection that fails (a handshake without our ALPN, say)
+ * is counted and logged in one line, rate-limited ({@link QuicConnectionErrorHandler}).
  */
 final class QuicListener {
     static final int MAX_STREAMS_PER_CONNECTION = 16;
@@ -56,6 +57,7 @@ final class QuicListener {
     private final ConnectionRegistry connections;
     private final ConnectionRegistry streams;
     private final ChannelInitializer<Channel> streamInitializer;
+    private final QuicConnectionErrorHandler connectionErrors;
     private final QuicSslContext tls;
     private volatile Channel channel;
 
@@ -66,6 +68,7 @@ final class QuicListener {
         this.connections = new ConnectionRegistry(config.maxConnections());
         this.streams = new ConnectionRegistry(config.maxConnections());
         this.streamInitializer = new TcpChannelInitializer(config, handlers, counters, streams, customizer);
+        this.connectionErrors = new QuicConnectionErrorHandler(counters);
     }
 
     ChannelFuture bind(EventLoop loop, IoTransport transport) {
@@ -73,6 +76,8 @@ final class QuicListener {
         ChannelInitializer<QuicChannel> admission = new ChannelInitializer<>() {
             @Override
             protected void initChannel(QuicChannel ch) {
+                // First, so that even a connection closed here has its failures counted, not logged at length.
+                ch.pipeline().addLast(connectionErrors);
                 if (!connections.admit(ch)) {
                     ch.close();
                 } else {

@@ -5,6 +5,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -220,18 +221,44 @@ public final class RicochetServer implements AutoCloseable {
     }
 
     /**
-     * Binds the UDP port once per channel, each channel on an event loop of its own: the first with the
-     * configured port, the rest with the port it got, all with {@code SO_REUSEPORT} when there are several.
+     * Binds the UDP port once per channel, each channel on an event loop of its own: the first with the configured
+     * port, the rest with the port it got. With {@code reusePort} every channel sets {@code SO_REUSEPORT}, and other
+     * processes that set it share the port on purpose. Without it the first channel binds without the option, so the
+     * bind fails if anything holds the port, as a TCP listener's does; only then, the port its own, does it turn the
+     * option on, so that this server's other channels can join it. Binding them all with the option let a second
+     * server without {@code --reuse-port} bind the same port and take a share of the first one's peers.
      */
     private CompletableFuture<Void> bindUdp(TransportCounters udpCounters) {
         List<EventLoop> channelLoops = udpLoops();
-        boolean reusePort = config.reusePort() || channelLoops.size() > 1;
-        CompletableFuture<Void> bound = bindUdp(channelLoops.get(0), config.udpPort(), reusePort, udpCounters);
+        boolean shared = config.reusePort();
+        CompletableFuture<Channel> first = bindUdp(channelLoops.get(0), config.udpPort(), shared, udpCounters);
+        CompletableFuture<Void> bound = channelLoops.size() == 1 || shared ? first.thenApply(ch -> null)
+                : first.thenAccept(this::openToOwnChannels);
         for (EventLoop loop : channelLoops.subList(1, channelLoops.size())) {
-            bound = bound.thenCompose(v -> bindUdp(loop, udpAddress().getPort(), true, udpCounters));
+            bound = bound.thenCompose(v -> bindUdp(loop, udpAddress().getPort(), true, udpCounters)).thenApply(ch -> null);
         }
         return bound.thenRun(() -> log.info("udp bound to {} ({}, {} channel{})", hostPort(udpAddress()),
                 loops.kind().label(), channelLoops.size(), channelLoops.size() == 1 ? "" : "s"));
+    }
+
+    /**
+     * Sets {@code SO_REUSEPORT} on the first UDP channel, bound without it, so that the server's other channels can
+     * bind its port. The kernel cannot keep the group to them: a process that sets the option itself could join
+     * from now on, but one that does not (a server without {@code reusePort}) is refused.
+     */
+    private void openToOwnChannels(Channel first) {
+        String failure;
+        Throwable cause = null;
+        try {
+            failure = first.config().setOption(loops.transport().reusePortOption(), true) ? null : "unsupported";
+        } catch (ChannelException e) {
+            failure = e.getMessage();
+            cause = e;
+        }
+        if (failure != null) {
+            throw new ServerStartException("cannot bind udp " + hostPort(udpAddress()) + " for several channels: "
+                    + "SO_REUSEPORT: " + failure + " (expected: udpChannels 1 on " + loops.kind().label() + ")", cause);
+        }
     }
 
     /** The event loops that get a UDP channel: as many as configured, or one per loop where the transport scales. */
@@ -243,7 +270,8 @@ public final class RicochetServer implements AutoCloseable {
         return all.subList(0, Math.min(wanted, all.size()));
     }
 
-    private CompletableFuture<Void> bindUdp(EventLoop loop, int port, boolean reusePort, TransportCounters udpCounters) {
+    private CompletableFuture<Channel> bindUdp(EventLoop loop, int port, boolean reusePort,
+            TransportCounters udpCounters) {
         int width = config.lengthField().width();
         // One byte more than the largest valid datagram, so an oversized one is seen as oversized.
         int slot = width + config.maxUdpBody() + 1;
@@ -264,7 +292,10 @@ public final class RicochetServer implements AutoCloseable {
         if (reusePort) {
             bootstrap.option(loops.transport().reusePortOption(), true);
         }
-        return bound(bootstrap.bind(config.host(), port), "udp", port).thenAccept(udpChannels::add);
+        return bound(bootstrap.bind(config.host(), port), "udp", port).thenApply(ch -> {
+            udpChannels.add(ch);
+            return ch;
+        });
     }
 
     private CompletableFuture<Void> bindQuic(TransportCounters quicCounters) {

@@ -236,30 +236,6 @@ class MetricsEndpointTest {
         }
     }
 
-    @Test
-    void closesConnectionsOverTheCapAtOnce() throws Exception {
-        MetricsEndpointConfig config = MetricsEndpointConfig.DEFAULTS.withMaxConnections(2);
-        try (MetricsEndpoint endpoint = MetricsEndpoint.start("127.0.0.1", 0, registryWithCounters(1), config);
-                RawHttpConnection first = RawHttpConnection.open(endpoint.address());
-                RawHttpConnection second = RawHttpConnection.open(endpoint.address());
-                RawHttpConnection third = RawHttpConnection.open(endpoint.address())) {
-            for (RawHttpConnection admitted : new RawHttpConnection[] {first, second}) {
-                admitted.send(httpGet("/health"));
-                assertEquals(200, admitted.readResponse().status());
-            }
-            third.awaitClosedByServer();
-            assertEquals(2, endpoint.openConnections());
-
-            first.close();
-            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
-                try (RawHttpConnection next = RawHttpConnection.open(endpoint.address())) {
-                    next.send(httpGet("/health"));
-                    assertEquals(200, next.readResponse().status());
-                }
-            });
-        }
-    }
-
     static Stream<Arguments> badRequests() {
         return Stream.of(
                 Arguments.of("64 KiB header", "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(64 * 1024)

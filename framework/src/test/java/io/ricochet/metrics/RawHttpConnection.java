@@ -7,6 +7,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -44,9 +45,25 @@ final class RawHttpConnection implements AutoCloseable {
 
     /** {@code receiveBuffer} 0 keeps the system default; it must be set before connecting to shrink the window. */
     static RawHttpConnection open(InetSocketAddress address, int receiveBuffer) throws IOException {
+        return open(address, receiveBuffer, null);
+    }
+
+    /**
+     * From the source address {@code from} (null: the system's choice): on Linux every 127.x.y.z is a loopback
+     * address, so one machine can stand in for many peers.
+     */
+    static RawHttpConnection open(InetSocketAddress address, InetAddress from) throws IOException {
+        return open(address, 0, from);
+    }
+
+    private static RawHttpConnection open(InetSocketAddress address, int receiveBuffer, InetAddress from)
+            throws IOException {
         Socket socket = new Socket();
         if (receiveBuffer > 0) {
             socket.setReceiveBufferSize(receiveBuffer);
+        }
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
         }
         socket.setSoTimeout(READ_TIMEOUT_MS);
         socket.connect(address, READ_TIMEOUT_MS);

@@ -6,26 +6,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
+import io.ricochet.metrics.MetricsEndpoint;
+import io.ricochet.testing.TestCertificates;
 import io.ricochet.testing.TestServers;
+import io.ricochet.testing.Transports;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Two servers bound to one port with {@code reusePort}: the kernel spreads new connections and UDP peers over both.
  * Each answers with its own name, so a peer can tell which one it reached; 64 peers all reaching one would happen by
- * chance once in 2^63 runs.
+ * chance once in 2^63 runs. Without {@code reusePort} no listener can be bound a second time.
  */
 @Timeout(30)
 class ReusePortTest {
@@ -72,6 +85,63 @@ class ReusePortTest {
                     () -> TestServers.start(same, named('B'), new SimpleMeterRegistry()).close());
             assertTrue(e.getMessage().startsWith("cannot bind tcp 127.0.0.1:" + a.tcpAddress().getPort()),
                     e.getMessage());
+        }
+    }
+
+    static Stream<Arguments> transportsAndUdpChannels() {
+        return Transports.available().flatMap(transport -> Stream.of(Arguments.of(transport, 1),
+                Arguments.of(transport, 2)));
+    }
+
+    /**
+     * A second echo-server without {@code --reuse-port} once bound the UDP port the first held and took a share of
+     * its peers: the first bound its UDP channels with {@code SO_REUSEPORT} whenever it had several.
+     */
+    @ParameterizedTest(name = "{0}, {1} UDP channel(s)")
+    @MethodSource("transportsAndUdpChannels")
+    void withoutItTheSecondServerCannotBindTheUdpPortHoweverManyChannelsHoldIt(TransportKind transport, int channels)
+            throws Exception {
+        ServerConfig first = TestServers.config(transport).tcpPort(ServerConfig.DISABLED).ioThreads(2)
+                .udpChannels(channels).build();
+        try (RicochetServer a = TestServers.start(first, named('A'), new SimpleMeterRegistry())) {
+            assertEquals(channels, a.udpChannelCount());
+            int port = a.udpAddress().getPort();
+            ServerConfig same = first.toBuilder().udpPort(port).build();
+            ServerStartException e = assertThrows(ServerStartException.class,
+                    () -> TestServers.start(same, named('B'), new SimpleMeterRegistry()).close());
+            assertTrue(e.getMessage().startsWith("cannot bind udp 127.0.0.1:" + port), e.getMessage());
+            Set<Character> udp = new HashSet<>();
+            for (int i = 0; i < PEERS; i++) {
+                udp.add(overUdp(port));
+            }
+            assertEquals(Set.of('A'), udp, "every peer still reaches the first server");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.ricochet.testing.Transports#available")
+    void withoutItTheSecondServerCannotBindTheQuicPort(TransportKind transport, @TempDir Path dir) throws IOException {
+        QuicSslContext tls = TestCertificates.issue(dir).serverQuic();
+        ServerConfig first = TestServers.config(transport).tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED)
+                .quicPort(0).build();
+        try (RicochetServer a = RicochetServer.builder().config(first).handler(named('A')).quic(tls).build()
+                .startAndAwait()) {
+            int port = a.quicAddress().getPort();
+            RicochetServer b = RicochetServer.builder().config(first.toBuilder().quicPort(port).build())
+                    .handler(named('B')).quic(tls).build();
+            ServerStartException e = assertThrows(ServerStartException.class, b::startAndAwait);
+            assertTrue(e.getMessage().startsWith("cannot bind quic 127.0.0.1:" + port), e.getMessage());
+        }
+    }
+
+    @Test
+    void theMetricsPortCannotBeBoundTwice() {
+        try (MetricsEndpoint a = MetricsEndpoint.start("127.0.0.1", 0,
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
+            int port = a.address().getPort();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> MetricsEndpoint.start("127.0.0.1",
+                    port, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).close());
+            assertTrue(e.getMessage().startsWith("cannot bind metrics 127.0.0.1:" + port), e.getMessage());
         }
     }
 
