@@ -47,6 +47,7 @@ public final class RpcConnection {
     private final boolean dialer;
     private final RpcAuthenticator authenticator;
     private final Consumer<RpcConnection> onOpen;
+    private final Consumer<RpcConnection> onInputEnded;
     private final Consumer<RpcConnection> onClose;
     private final Handler handler = new Handler();
     private volatile FrameSession session;
@@ -61,16 +62,22 @@ public final class RpcConnection {
     private long pingSentNanos;
     private boolean pingOutstanding;
     private ScheduledFuture<?> keepalive;
+    /** The peer can send nothing more, so no call of this end can be answered: set once, on the event loop. */
+    private boolean inputEnded;
 
     /**
      * @param keepalive {@link Duration#ZERO} for none
      * @param dialer    whether this end connected: it pings once at once, and the answer says whether the
      *                  peer understands {@code CANCEL} (older ends close the connection on it)
      * @param authenticator who may use this end's methods; null for anyone
+     * @param onInputEnded runs once the peer can send nothing more (it ended its stream, or this end began to close),
+     *                     before this end's calls fail: an agent drops the connection's routes there, so a caller told
+     *                     {@code UNAVAILABLE} finds them gone
+     * @param onClose      runs once the connection has closed
      */
     RpcConnection(RpcConfig config, RequestRouter router, RpcMetrics clientMetrics, RpcMetrics serverMetrics,
             Duration keepalive, boolean dialer, RpcAuthenticator authenticator, Consumer<RpcConnection> onOpen,
-            Consumer<RpcConnection> onClose) {
+            Consumer<RpcConnection> onInputEnded, Consumer<RpcConnection> onClose) {
         this.config = config;
         this.router = router;
         this.clientMetrics = clientMetrics;
@@ -79,6 +86,7 @@ public final class RpcConnection {
         this.dialer = dialer;
         this.authenticator = authenticator;
         this.onOpen = onOpen;
+        this.onInputEnded = onInputEnded;
         this.onClose = onClose;
     }
 
@@ -98,7 +106,10 @@ public final class RpcConnection {
             received(s, body);
         }
 
-        /** Requests being served or calls waiting for answers: a graceful stop lets them finish. */
+        /**
+         * Requests being served or calls waiting for answers: a graceful stop lets them finish. Calls wait only while the
+         * peer can still answer: once its input ends they have failed ({@link #inputEnded}).
+         */
         @Override
         public boolean owesReplies(FrameSession s) {
             return server.serving() > 0 || calls.pending() > 0;
@@ -111,6 +122,11 @@ public final class RpcConnection {
         @Override
         public boolean receivesWhileDraining(FrameSession s) {
             return true;
+        }
+
+        @Override
+        public void inputEnded(FrameSession s) {
+            RpcConnection.this.inputEnded();
         }
 
         @Override
@@ -160,11 +176,27 @@ public final class RpcConnection {
         }
     }
 
-    private void closed() {
+    /**
+     * Nothing more will be heard from the peer: it ended its stream (a FIN or a reset), or this end began to close and
+     * discards what comes. The calls this end waits on can never be answered, so they fail now with {@code UNAVAILABLE},
+     * and later ones at once, rather than at their deadlines or after the close's linger; an agent's route owner that
+     * half-closed once kept its route, and took calls into the void, for as long as they kept coming. Requests the peer
+     * sent are still answered: a half-closed peer reads on. Idempotent.
+     */
+    private void inputEnded() {
+        if (inputEnded) {
+            return;
+        }
+        inputEnded = true;
         if (keepalive != null) {
             keepalive.cancel(false);
         }
+        onInputEnded.accept(this);
         calls.connectionLost();
+    }
+
+    private void closed() {
+        inputEnded();
         server.connectionLost();
         onClose.accept(this);
     }
@@ -209,9 +241,8 @@ public final class RpcConnection {
             } else if (now - pingSentNanos >= keepaliveNanos) {
                 log.info("closing {}: nothing heard for {} ms after a keepalive ping", remoteAddress(),
                         (now - pingSentNanos) / 1_000_000);
-                keepalive.cancel(false);
                 // The peer is gone: its calls fail now rather than after the close's linger.
-                calls.connectionLost();
+                inputEnded();
                 session.close();
                 return;
             } else {

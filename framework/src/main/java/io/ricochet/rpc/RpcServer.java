@@ -53,7 +53,7 @@ public final class RpcServer implements AutoCloseable {
                 .pipeline(b.customizer)
                 .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
                         false, b.authenticator, connection -> { },
-                        agent == null ? connection -> { } : agent::dropRoutes).frameHandler());
+                        agent == null ? connection -> { } : agent::dropRoutes, connection -> { }).frameHandler());
         if (b.registry != null) {
             frames.meterRegistry(b.registry);
         }

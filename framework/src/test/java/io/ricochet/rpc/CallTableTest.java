@@ -40,7 +40,7 @@ class CallTableTest {
             RecordingSession session = new RecordingSession(loop);
             RpcConnection connection = new RpcConnection(RpcConfig.DEFAULTS, new DispatcherRouter(new RpcDispatcher()),
                     RpcMetrics.client(null, "t", RpcConfig.DEFAULTS), RpcMetrics.server(null, "t", RpcConfig.DEFAULTS),
-                    Duration.ZERO, false, null, c -> { }, c -> { });
+                    Duration.ZERO, false, null, c -> { }, c -> { }, c -> { });
             FrameHandler handler = connection.frameHandler();
             loop.submit(() -> {
                 handler.sessionOpened(session);

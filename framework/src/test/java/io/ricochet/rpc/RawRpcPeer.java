@@ -63,6 +63,17 @@ final class RawRpcPeer implements AutoCloseable {
         return Envelope.parseFrom(bytes);
     }
 
+    /** Ends this end's stream (a FIN) and goes on reading: a half-close. */
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    /** Closes with a reset (RST) instead of a FIN, as a crashed process or a lost host's firewall does. */
+    void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();
