@@ -45,7 +45,7 @@ public final class RpcConnection {
     private final RpcMetrics serverMetrics;
     private final long keepaliveNanos;
     private final boolean dialer;
-    private final RpcAuthenticator authenticator;
+    private final AuthGate gate;
     private final Consumer<RpcConnection> onOpen;
     private final Consumer<RpcConnection> onInputEnded;
     private final Consumer<RpcConnection> onClose;
@@ -69,14 +69,14 @@ public final class RpcConnection {
      * @param keepalive {@link Duration#ZERO} for none
      * @param dialer    whether this end connected: it pings once at once, and the answer says whether the
      *                  peer understands {@code CANCEL} (older ends close the connection on it)
-     * @param authenticator who may use this end's methods; null for anyone
+     * @param gate      who may use this end's methods, and how long a connection has to say who it is; null for anyone
      * @param onInputEnded runs once the peer can send nothing more (it ended its stream, or this end began to close),
-     *                     before this end's calls fail: an agent drops the connection's routes there, so a caller told
-     *                     {@code UNAVAILABLE} finds them gone
-     * @param onClose      runs once the connection has closed
+     *                  before this end's calls fail: an agent drops the connection's routes there, so a caller told
+     *                  {@code UNAVAILABLE} finds them gone
+     * @param onClose   runs once the connection has closed
      */
     RpcConnection(RpcConfig config, RequestRouter router, RpcMetrics clientMetrics, RpcMetrics serverMetrics,
-            Duration keepalive, boolean dialer, RpcAuthenticator authenticator, Consumer<RpcConnection> onOpen,
+            Duration keepalive, boolean dialer, AuthGate gate, Consumer<RpcConnection> onOpen,
             Consumer<RpcConnection> onInputEnded, Consumer<RpcConnection> onClose) {
         this.config = config;
         this.router = router;
@@ -84,7 +84,7 @@ public final class RpcConnection {
         this.serverMetrics = serverMetrics;
         this.keepaliveNanos = keepalive.toNanos();
         this.dialer = dialer;
-        this.authenticator = authenticator;
+        this.gate = gate;
         this.onOpen = onOpen;
         this.onInputEnded = onInputEnded;
         this.onClose = onClose;
@@ -138,7 +138,7 @@ public final class RpcConnection {
     private void opened(FrameSession opened) {
         this.session = opened;
         this.calls = new CallTable(this, opened, config, clientMetrics, dialer);
-        this.server = new RequestServer(opened, config, router, serverMetrics, this, authenticator);
+        this.server = new RequestServer(opened, config, router, serverMetrics, this, gate);
         long now = System.nanoTime();
         lastSentNanos = now;
         lastHeardNanos = now;
