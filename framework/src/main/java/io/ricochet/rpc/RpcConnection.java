@@ -169,10 +169,12 @@ public final class RpcConnection {
                 calls.peerUnderstandsCancel();
                 server.onCancel(envelope.getId());
             }
-            // A kind of a later version: dropped, so an older end keeps the connection a newer one opened.
-            case UNRECOGNIZED -> log.debug("{}: envelope of unknown kind {} dropped", s.remoteAddress(),
-                    envelope.getKindValue());
-            default -> s.close();
+            // A later version's kind, or 0 (the field left out): dropped and counted, as docs/rpc.md promises, so an older
+            // end keeps the connection a newer one opened. Kind 0 once closed it, to a client written from the docs.
+            case KIND_UNSPECIFIED, UNRECOGNIZED -> {
+                serverMetrics.droppedEnvelope();
+                log.debug("{}: envelope of unknown kind {} dropped", s.remoteAddress(), envelope.getKindValue());
+            }
         }
     }
 
