@@ -107,12 +107,14 @@ public final class RpcConnection {
         }
 
         /**
-         * Requests being served or calls waiting for answers: a graceful stop lets them finish. Calls wait only while the
-         * peer can still answer: once its input ends they have failed ({@link #inputEnded}).
+         * Requests being served; and, in a graceful stop, this end's calls waiting for answers, which the peer can still
+         * give. They do not hold off the idle timeout: a peer silent for that long with our calls pending (an agent's
+         * hops, which may have no deadline) is gone, and the close fails them; a live client pings (keepalive). Nor a
+         * close after the peer's input ended: they failed then ({@link #inputEnded}).
          */
         @Override
         public boolean owesReplies(FrameSession s) {
-            return server.serving() > 0 || calls.pending() > 0;
+            return server.serving() > 0 || s.isDraining() && calls.pending() > 0;
         }
 
         /**
@@ -271,7 +273,8 @@ public final class RpcConnection {
 
     /** As {@link #call(String, ByteString, Duration)}; a deadline over {@link RpcConfig#MAX_TIMEOUT} is that. */
     public CompletableFuture<ByteString> call(String method, ByteString payload, long timeoutNanos) {
-        return calls().call(method, method, payload, timeoutNanos, null);
+        // At least 1 ns: what is not positive has passed already, and is never CallTable's "none".
+        return calls().call(method, method, payload, Math.max(1, timeoutNanos), null);
     }
 
     /** Calls a typed method with the configured default deadline. */
@@ -324,7 +327,8 @@ public final class RpcConnection {
 
     /**
      * The agent's hop to a route's owner: counted under the route tag, and {@code whenWritten} runs once
-     * the request has left the outbound buffer, or at once if it is never written.
+     * the request has left the outbound buffer, or at once if it is never written. {@code timeoutNanos} may be
+     * {@link CallTable#NO_DEADLINE}, for a caller that gave none.
      */
     CompletableFuture<ByteString> relay(String uri, ByteString payload, long timeoutNanos, Runnable whenWritten) {
         return calls().call(uri, RpcMetrics.AGENT_ROUTE, payload, timeoutNanos, whenWritten);
