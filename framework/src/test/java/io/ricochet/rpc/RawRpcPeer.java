@@ -56,6 +56,13 @@ final class RawRpcPeer implements AutoCloseable {
         out.flush();
     }
 
+    /** One frame of {@code body} as it is, envelope or not. */
+    synchronized void sendFrame(byte[] body) throws IOException {
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
     /** The next envelope; fails after 10 s without one, or at the end of the stream. */
     Envelope receive() throws IOException {
         byte[] bytes = new byte[in.readInt()];
