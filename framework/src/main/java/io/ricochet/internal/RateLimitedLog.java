@@ -3,8 +3,10 @@ package io.ricochet.internal;
 import org.slf4j.Logger;
 
 /**
- * A warning that may repeat in a tight loop (a failing {@code accept} when descriptors run out) logged
- * at most once per interval; the next line says how many it stood for. Not thread-safe: one event loop.
+ * A warning that may repeat in a tight loop (a failing {@code accept} when descriptors run out, a peer refused
+ * on each of many connections) logged at most once per interval; the next line says how many it stood for.
+ * Thread-safe, so the connections of one server, on all its event loops, can share one: the lock is taken once per
+ * warning asked for, which stands for an accept or a connection, each costing far more, and never per frame.
  */
 public final class RateLimitedLog {
     private final Logger log;
@@ -20,12 +22,21 @@ public final class RateLimitedLog {
 
     /** Logs {@code message} and {@code cause}'s text at WARN, unless a line went out less than the interval before {@code nowNanos}. */
     public boolean warn(long nowNanos, String message, Throwable cause) {
+        return log(nowNanos, message, cause);
+    }
+
+    /** Logs {@code message} at WARN, unless a line went out less than the interval before {@code nowNanos}. */
+    public boolean warn(long nowNanos, String message) {
+        return log(nowNanos, message, null);
+    }
+
+    private synchronized boolean log(long nowNanos, String message, Throwable cause) {
         if (loggedOnce && nowNanos - lastNanos < intervalNanos) {
             suppressed++;
             return false;
         }
         String repeats = suppressed == 0 ? "" : " (and " + suppressed + " more times since the last report)";
-        log.warn("{}: {}{}", message, cause.toString(), repeats);
+        log.warn("{}{}{}", message, cause == null ? "" : ": " + cause, repeats);
         loggedOnce = true;
         lastNanos = nowNanos;
         suppressed = 0;

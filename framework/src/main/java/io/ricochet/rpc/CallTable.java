@@ -32,6 +32,12 @@ import java.util.concurrent.TimeUnit;
 final class CallTable {
     private enum PeerCancel { UNKNOWN, YES, NO }
 
+    /**
+     * The timeout of a call sent with none ({@code timeout_micros} 0): an agent's hop for a caller that gave none. Its
+     * entry here still ends at {@link RpcConfig#MAX_TIMEOUT}, the longest wait anything honours.
+     */
+    static final long NO_DEADLINE = Long.MIN_VALUE;
+
     private final RpcConnection connection;
     private final FrameSession session;
     private final RpcConfig config;
@@ -58,7 +64,8 @@ final class CallTable {
     /**
      * Calls {@code method}, counted under {@code tag}; completes with the answer's payload, or fails with
      * an {@link RpcException}. Cancelling the future tells the callee. {@code whenWritten}, if not null,
-     * runs once the request has left the outbound buffer, or at once if it is never written.
+     * runs once the request has left the outbound buffer, or at once if it is never written. A timeout of
+     * {@link #NO_DEADLINE} sends none; any other is taken as 1 ns to {@link RpcConfig#MAX_TIMEOUT}.
      */
     CompletableFuture<ByteString> call(String method, String tag, ByteString payload, long timeoutNanos,
             Runnable whenWritten) {
@@ -68,13 +75,15 @@ final class CallTable {
             refused(result, whenWritten, invalid);
             return result;
         }
-        long boundedNanos = Math.max(1, Math.min(timeoutNanos, RpcConfig.MAX_TIMEOUT.toNanos()));
+        boolean none = timeoutNanos == NO_DEADLINE;
+        long boundedNanos = none ? RpcConfig.MAX_TIMEOUT.toNanos()
+                : Math.max(1, Math.min(timeoutNanos, RpcConfig.MAX_TIMEOUT.toNanos()));
         EventLoop loop = session.eventLoop();
         if (loop.inEventLoop()) {
-            start(method, tag, payload, boundedNanos, result, whenWritten);
+            start(method, tag, payload, boundedNanos, none, result, whenWritten);
         } else {
             try {
-                loop.execute(() -> start(method, tag, payload, boundedNanos, result, whenWritten));
+                loop.execute(() -> start(method, tag, payload, boundedNanos, none, result, whenWritten));
             } catch (RejectedExecutionException e) {
                 refused(result, whenWritten, shuttingDown());
             }
@@ -105,7 +114,8 @@ final class CallTable {
         return new RpcException(RpcStatus.UNAVAILABLE, "connection to " + session.remoteAddress() + " closed");
     }
 
-    private void start(String method, String tag, ByteString payload, long timeoutNanos, CallFuture result,
+    /** @param none whether the request says it has no deadline; its entry still ends after {@code timeoutNanos} */
+    private void start(String method, String tag, ByteString payload, long timeoutNanos, boolean none, CallFuture result,
             Runnable whenWritten) {
         if (closed) {
             refused(result, whenWritten, closedNow());
@@ -130,7 +140,7 @@ final class CallTable {
         metrics.started();
         sweepBy(call.deadlineNanos);
         Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
-                .setTimeoutMicros(Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
+                .setTimeoutMicros(none ? 0 : Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
         ByteBuf encoded = EnvelopeCodec.encode(request, session);
         connection.write(encoded, whenWritten);
         // Only now: a cancel that lands while the call is being set up must not send CANCEL ahead of REQUEST.

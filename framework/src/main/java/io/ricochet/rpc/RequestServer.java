@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameSession;
@@ -13,8 +14,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The requests the peer sends on one connection: checks them, routes them, answers them, and tells
@@ -22,7 +22,6 @@ import org.slf4j.LoggerFactory;
  * and hop to the loop.
  */
 final class RequestServer {
-    private static final Logger log = LoggerFactory.getLogger(RequestServer.class);
     /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */
     private static final int MAX_METHOD_BYTES = 3 * RpcConfig.MAX_METHOD_LENGTH;
 
@@ -32,9 +31,11 @@ final class RequestServer {
     private final RpcMetrics metrics;
     private final RpcConnection connection;
     /** Null when the server admits every connection. */
-    private final RpcAuthenticator authenticator;
+    private final AuthGate gate;
     private boolean authenticated;
-    /** One line per connection refused, however many requests it sends unauthenticated. */
+    /** Closes the connection if it has not authenticated by then: pings alone kept an unknown peer's slot forever. */
+    private ScheduledFuture<?> authDeadline;
+    /** At most one line per connection refused, however many requests it sends unauthenticated. */
     private boolean refusalLogged;
     /** Requests being served, by the caller's id: a cancel finds its request here. */
     private final LongObjectHashMap<RpcRequest> serving = new LongObjectHashMap<>();
@@ -45,15 +46,31 @@ final class RequestServer {
     private ByteString lastMethodBytes = ByteString.EMPTY;
     private String lastMethod = "";
 
+    /** On the event loop, as the connection opens: the authentication deadline starts here. */
     RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
-            RpcConnection connection, RpcAuthenticator authenticator) {
+            RpcConnection connection, AuthGate gate) {
         this.session = session;
         this.config = config;
         this.router = router;
         this.metrics = metrics;
         this.connection = connection;
-        this.authenticator = authenticator;
-        this.authenticated = authenticator == null;
+        this.gate = gate;
+        this.authenticated = gate == null;
+        if (gate != null) {
+            authDeadline = session.eventLoop().schedule(this::authTimedOut, gate.timeoutNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Counted as an {@code rpc.auth} that ran out of time, so a scrape tells it from a wrong credential. */
+    private void authTimedOut() {
+        authDeadline = null;
+        if (authenticated || closed) {
+            return;
+        }
+        gate.logRefusal(session.remoteAddress(), "not authenticated within " + gate.timeoutText() + "; closing");
+        metrics.started();
+        metrics.finished(RpcConnection.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
+        session.close();
     }
 
     void onRequest(Envelope request) {
@@ -87,8 +104,11 @@ final class RequestServer {
         }
         String tag = router.meterTag(method);
         if (!authenticated) {
-            logRefusal("'" + method + "' before authenticating");
-            authenticator.refused(method, session.remoteAddress());
+            if (!refusalLogged) {
+                refusalLogged = true;
+                gate.logRefusal(session.remoteAddress(), "'" + method + "' before authenticating");
+            }
+            gate.refused(method, session.remoteAddress());
             refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
             return;
         }
@@ -164,8 +184,12 @@ final class RequestServer {
      * closes the connection after answering a wrong one, so a peer gets one guess per connection.
      */
     private void authenticate(long id, boolean oneWay, ByteString credential) {
-        if (authenticator == null || authenticated || authenticator.accepts(credential)) {
+        if (gate == null || authenticated || gate.accepts(credential)) {
             authenticated = true;
+            if (authDeadline != null) {
+                authDeadline.cancel(false);
+                authDeadline = null;
+            }
             metrics.started();
             metrics.finished(RpcConnection.AUTH, RpcStatus.OK, 0);
             if (!oneWay) {
@@ -173,16 +197,9 @@ final class RequestServer {
             }
             return;
         }
-        logRefusal("wrong credentials; closing");
+        gate.logRefusal(session.remoteAddress(), "wrong credentials; closing");
         refuse(id, oneWay, RpcConnection.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
         session.close();
-    }
-
-    private void logRefusal(String why) {
-        if (!refusalLogged) {
-            refusalLogged = true;
-            log.warn("refused {}: {}", session.remoteAddress(), why);
-        }
     }
 
     /** The caller no longer waits for request {@code id}: its handler hears of it, and its answer is not sent. */
@@ -283,6 +300,10 @@ final class RequestServer {
     /** The connection is gone: the handlers of requests still being served hear that nobody waits. */
     void connectionLost() {
         closed = true;
+        if (authDeadline != null) {
+            authDeadline.cancel(false);
+            authDeadline = null;
+        }
         for (RpcRequest request : new ArrayList<>(serving.values())) {
             request.cancel();
         }

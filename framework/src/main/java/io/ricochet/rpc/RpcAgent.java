@@ -10,15 +10,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * The relay (nbagent's agent): a client registers a URI, and calls to that URI from any other client
- * are forwarded over the owner's connection, with the time left before the caller's deadline, and the
- * answer goes back to the caller under the caller's own id; the caller's cancel is passed on to the owner.
- * A route ends with {@code agent.unregister} or its owner's disconnect.
+ * are forwarded over the owner's connection, with the time left before the caller's deadline (none if it gave
+ * none), and the answer goes back to the caller under the caller's own id; the caller's cancel is passed on to
+ * the owner. A route ends with {@code agent.unregister} or its owner's disconnect.
  *
  * <p>Bounded against its peers: routes per client and in all ({@link RpcConfig#maxRoutes}), and bytes of
  * forwarded calls queued for owners ({@link RpcConfig#maxRelayBytes}). A call to an owner that is not
@@ -40,7 +39,6 @@ public final class RpcAgent {
     private final RpcDispatcher local;
     private final int maxRoutes;
     private final int maxRoutesPerClient;
-    private final Duration defaultTimeout;
     private final RelayBudget relayBudget;
     private final long relayWriteTimeoutNanos;
 
@@ -48,7 +46,6 @@ public final class RpcAgent {
         this.local = local;
         this.maxRoutes = config.maxRoutes();
         this.maxRoutesPerClient = config.maxRoutesPerClient();
-        this.defaultTimeout = config.defaultTimeout();
         this.relayBudget = new RelayBudget(config.maxRelayBytes());
         this.relayWriteTimeoutNanos = config.relayWriteTimeout().toNanos();
     }
@@ -128,8 +125,11 @@ public final class RpcAgent {
             return failed(RpcStatus.RESOURCE_EXHAUSTED, "forwarded calls queued: " + relayBudget.queued()
                     + " bytes (limit: " + relayBudget.max() + ")");
         }
-        long remaining = request.deadlineNanos() == 0 ? defaultTimeout.toNanos()
-                : request.remainingNanos();
+        // A caller that gave no deadline gets none on the hop either, as on a direct call: an agent's own default once
+        // failed calls after 10 s that worked when made directly. The hop still ends with its owner (its disconnect, or
+        // its silence for the idle timeout, fails it at once), its caller (a cancel or disconnect is passed on), and at
+        // RpcConfig.MAX_TIMEOUT.
+        long remaining = request.deadlineNanos() == 0 ? CallTable.NO_DEADLINE : request.remainingNanos();
         RelayedWrite write = new RelayedWrite(owner, bytes);
         CompletableFuture<ByteString> answer = owner.relay(request.method(), request.payload(), remaining, write);
         write.watch();

@@ -9,7 +9,8 @@ import java.security.MessageDigest;
 /**
  * Decides whether a connection may use an RPC server, from the credential its client gives once, with the
  * built-in {@code rpc.auth} call, before anything else. Until then the connection may only ping and
- * authenticate; every other request is answered {@code UNAUTHENTICATED}, and a wrong credential closes it.
+ * authenticate; every other request is answered {@code UNAUTHENTICATED}, and a wrong credential closes it, as does
+ * not authenticating within {@link RpcConfig#authTimeout} of the accept.
  * Runs on the connection's event loop: it must not block.
  */
 @FunctionalInterface

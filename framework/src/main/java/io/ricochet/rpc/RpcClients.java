@@ -106,7 +106,7 @@ public final class RpcClients implements AutoCloseable {
 
     RpcConnection newConnection(RequestRouter router, Consumer<RpcConnection> onOpen, Consumer<RpcConnection> onClose) {
         return new RpcConnection(config.rpc(), router, metrics, servedMetrics, config.keepalive(), true, null, onOpen,
-                onClose);
+                connection -> { }, onClose);
     }
 
     void forget(RpcClient client) {

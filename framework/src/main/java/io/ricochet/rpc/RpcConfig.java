@@ -22,9 +22,12 @@ import java.time.Duration;
  *                           has stopped reading: the agent closes its connection, which frees what it held
  * @param maxMethodTags      distinct method tag values on the meters; later methods share the tag {@code other}
  * @param defaultTimeout     deadline of a call made without one
+ * @param authTimeout        how long a server that requires credentials ({@link RpcServer.Builder#authenticator}) lets a
+ *                           connection go without authenticating, from its accept, before it closes it: pings alone
+ *                           would otherwise hold a stranger's connection, and its slot, for good
  */
 public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient, int maxRoutes, long maxRelayBytes,
-        Duration relayWriteTimeout, int maxMethodTags, Duration defaultTimeout) {
+        Duration relayWriteTimeout, int maxMethodTags, Duration defaultTimeout, Duration authTimeout) {
 
     /** Characters in a method name or URI. */
     public static final int MAX_METHOD_LENGTH = 1024;
@@ -45,10 +48,14 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         inRange("maxRelayBytes", maxRelayBytes, 1, Long.MAX_VALUE);
         positive("relayWriteTimeout", relayWriteTimeout);
         positive("maxMethodTags", maxMethodTags);
-        positive("defaultTimeout", defaultTimeout);
-        if (defaultTimeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new InvalidValueException("defaultTimeout", Durations.format(defaultTimeout),
-                    "<= " + Durations.format(MAX_TIMEOUT));
+        atMostMaxTimeout("defaultTimeout", defaultTimeout);
+        atMostMaxTimeout("authTimeout", authTimeout);
+    }
+
+    private static void atMostMaxTimeout(String field, Duration value) {
+        positive(field, value);
+        if (value.compareTo(MAX_TIMEOUT) > 0) {
+            throw new InvalidValueException(field, Durations.format(value), "<= " + Durations.format(MAX_TIMEOUT));
         }
     }
 
@@ -70,6 +77,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         private Duration relayWriteTimeout = Duration.ofSeconds(10);
         private int maxMethodTags = 100;
         private Duration defaultTimeout = Duration.ofSeconds(10);
+        /** As long as a TLS or Noise handshake may take: a client authenticates right after it connects. */
+        private Duration authTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -114,9 +123,15 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
             return this;
         }
 
+        /** See {@link RpcConfig#authTimeout}; 10 s by default, at most {@link RpcConfig#MAX_TIMEOUT}. */
+        public Builder authTimeout(Duration authTimeout) {
+            this.authTimeout = authTimeout;
+            return this;
+        }
+
         public RpcConfig build() {
             return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, relayWriteTimeout,
-                    maxMethodTags, defaultTimeout);
+                    maxMethodTags, defaultTimeout, authTimeout);
         }
     }
 }

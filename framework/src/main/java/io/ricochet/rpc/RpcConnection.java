@@ -45,8 +45,9 @@ public final class RpcConnection {
     private final RpcMetrics serverMetrics;
     private final long keepaliveNanos;
     private final boolean dialer;
-    private final RpcAuthenticator authenticator;
+    private final AuthGate gate;
     private final Consumer<RpcConnection> onOpen;
+    private final Consumer<RpcConnection> onInputEnded;
     private final Consumer<RpcConnection> onClose;
     private final Handler handler = new Handler();
     private volatile FrameSession session;
@@ -61,24 +62,31 @@ public final class RpcConnection {
     private long pingSentNanos;
     private boolean pingOutstanding;
     private ScheduledFuture<?> keepalive;
+    /** The peer can send nothing more, so no call of this end can be answered: set once, on the event loop. */
+    private boolean inputEnded;
 
     /**
      * @param keepalive {@link Duration#ZERO} for none
      * @param dialer    whether this end connected: it pings once at once, and the answer says whether the
      *                  peer understands {@code CANCEL} (older ends close the connection on it)
-     * @param authenticator who may use this end's methods; null for anyone
+     * @param gate      who may use this end's methods, and how long a connection has to say who it is; null for anyone
+     * @param onInputEnded runs once the peer can send nothing more (it ended its stream, or this end began to close),
+     *                  before this end's calls fail: an agent drops the connection's routes there, so a caller told
+     *                  {@code UNAVAILABLE} finds them gone
+     * @param onClose   runs once the connection has closed
      */
     RpcConnection(RpcConfig config, RequestRouter router, RpcMetrics clientMetrics, RpcMetrics serverMetrics,
-            Duration keepalive, boolean dialer, RpcAuthenticator authenticator, Consumer<RpcConnection> onOpen,
-            Consumer<RpcConnection> onClose) {
+            Duration keepalive, boolean dialer, AuthGate gate, Consumer<RpcConnection> onOpen,
+            Consumer<RpcConnection> onInputEnded, Consumer<RpcConnection> onClose) {
         this.config = config;
         this.router = router;
         this.clientMetrics = clientMetrics;
         this.serverMetrics = serverMetrics;
         this.keepaliveNanos = keepalive.toNanos();
         this.dialer = dialer;
-        this.authenticator = authenticator;
+        this.gate = gate;
         this.onOpen = onOpen;
+        this.onInputEnded = onInputEnded;
         this.onClose = onClose;
     }
 
@@ -98,10 +106,15 @@ public final class RpcConnection {
             received(s, body);
         }
 
-        /** Requests being served or calls waiting for answers: a graceful stop lets them finish. */
+        /**
+         * Requests being served; and, in a graceful stop, this end's calls waiting for answers, which the peer can still
+         * give. They do not hold off the idle timeout: a peer silent for that long with our calls pending (an agent's
+         * hops, which may have no deadline) is gone, and the close fails them; a live client pings (keepalive). Nor a
+         * close after the peer's input ended: they failed then ({@link #inputEnded}).
+         */
         @Override
         public boolean owesReplies(FrameSession s) {
-            return server.serving() > 0 || calls.pending() > 0;
+            return server.serving() > 0 || s.isDraining() && calls.pending() > 0;
         }
 
         /**
@@ -114,6 +127,11 @@ public final class RpcConnection {
         }
 
         @Override
+        public void inputEnded(FrameSession s) {
+            RpcConnection.this.inputEnded();
+        }
+
+        @Override
         public void sessionClosed(FrameSession s) {
             closed();
         }
@@ -122,7 +140,7 @@ public final class RpcConnection {
     private void opened(FrameSession opened) {
         this.session = opened;
         this.calls = new CallTable(this, opened, config, clientMetrics, dialer);
-        this.server = new RequestServer(opened, config, router, serverMetrics, this, authenticator);
+        this.server = new RequestServer(opened, config, router, serverMetrics, this, gate);
         long now = System.nanoTime();
         lastSentNanos = now;
         lastHeardNanos = now;
@@ -153,18 +171,36 @@ public final class RpcConnection {
                 calls.peerUnderstandsCancel();
                 server.onCancel(envelope.getId());
             }
-            // A kind of a later version: dropped, so an older end keeps the connection a newer one opened.
-            case UNRECOGNIZED -> log.debug("{}: envelope of unknown kind {} dropped", s.remoteAddress(),
-                    envelope.getKindValue());
-            default -> s.close();
+            // A later version's kind, or 0 (the field left out): dropped and counted, as docs/rpc.md promises, so an older
+            // end keeps the connection a newer one opened. Kind 0 once closed it, to a client written from the docs.
+            case KIND_UNSPECIFIED, UNRECOGNIZED -> {
+                serverMetrics.droppedEnvelope();
+                log.debug("{}: envelope of unknown kind {} dropped", s.remoteAddress(), envelope.getKindValue());
+            }
         }
     }
 
-    private void closed() {
+    /**
+     * Nothing more will be heard from the peer: it ended its stream (a FIN or a reset), or this end began to close and
+     * discards what comes. The calls this end waits on can never be answered, so they fail now with {@code UNAVAILABLE},
+     * and later ones at once, rather than at their deadlines or after the close's linger; an agent's route owner that
+     * half-closed once kept its route, and took calls into the void, for as long as they kept coming. Requests the peer
+     * sent are still answered: a half-closed peer reads on. Idempotent.
+     */
+    private void inputEnded() {
+        if (inputEnded) {
+            return;
+        }
+        inputEnded = true;
         if (keepalive != null) {
             keepalive.cancel(false);
         }
+        onInputEnded.accept(this);
         calls.connectionLost();
+    }
+
+    private void closed() {
+        inputEnded();
         server.connectionLost();
         onClose.accept(this);
     }
@@ -209,9 +245,8 @@ public final class RpcConnection {
             } else if (now - pingSentNanos >= keepaliveNanos) {
                 log.info("closing {}: nothing heard for {} ms after a keepalive ping", remoteAddress(),
                         (now - pingSentNanos) / 1_000_000);
-                keepalive.cancel(false);
                 // The peer is gone: its calls fail now rather than after the close's linger.
-                calls.connectionLost();
+                inputEnded();
                 session.close();
                 return;
             } else {
@@ -238,7 +273,8 @@ public final class RpcConnection {
 
     /** As {@link #call(String, ByteString, Duration)}; a deadline over {@link RpcConfig#MAX_TIMEOUT} is that. */
     public CompletableFuture<ByteString> call(String method, ByteString payload, long timeoutNanos) {
-        return calls().call(method, method, payload, timeoutNanos, null);
+        // At least 1 ns: what is not positive has passed already, and is never CallTable's "none".
+        return calls().call(method, method, payload, Math.max(1, timeoutNanos), null);
     }
 
     /** Calls a typed method with the configured default deadline. */
@@ -291,7 +327,8 @@ public final class RpcConnection {
 
     /**
      * The agent's hop to a route's owner: counted under the route tag, and {@code whenWritten} runs once
-     * the request has left the outbound buffer, or at once if it is never written.
+     * the request has left the outbound buffer, or at once if it is never written. {@code timeoutNanos} may be
+     * {@link CallTable#NO_DEADLINE}, for a caller that gave none.
      */
     CompletableFuture<ByteString> relay(String uri, ByteString payload, long timeoutNanos, Runnable whenWritten) {
         return calls().call(uri, RpcMetrics.AGENT_ROUTE, payload, timeoutNanos, whenWritten);

@@ -1,5 +1,6 @@
 package io.ricochet.rpc;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,9 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The meters of one side (server or client) of one RPC server or client group: a timer per method tag
- * and status, and a gauge of calls in flight, all tagged with the owner's {@code name}. They are on the
- * registry from {@link #register} to {@link #close}, and never after: a call that ends after the close
- * (a late answer) is not counted. Tags are bounded: only methods a side serves (or calls) name a tag,
+ * and status, a gauge of calls in flight, and on the server side a counter of envelopes dropped for their kind, all
+ * tagged with the owner's {@code name}. They are on the registry from {@link #register} to {@link #close}, and
+ * never after: a call that ends after the close (a late answer) is not counted. Tags are bounded: only methods a side serves (or calls) name a tag,
  * unknown names share {@link #UNKNOWN_METHOD} and agent routes {@link #AGENT_ROUTE}; and past
  * {@code maxMethodTags} distinct tags, further ones share {@link #OTHER_METHOD}, so a registry cannot
  * grow without end. Without a registry it only keeps the in-flight count.
@@ -23,6 +24,12 @@ public final class RpcMetrics implements AutoCloseable {
     public static final String SERVER_IN_FLIGHT = "ricochet.rpc.server.in.flight";
     public static final String CLIENT_REQUESTS = "ricochet.rpc.client.requests";
     public static final String CLIENT_IN_FLIGHT = "ricochet.rpc.client.in.flight";
+    /**
+     * Counter, envelopes dropped unread because this end does not know their kind: 0 (the field left out) or a later
+     * version's. Counted by the server side of a server or a client group (whose connections read envelopes too);
+     * tagged {@code name} only, not with the kind, which a peer chooses.
+     */
+    public static final String ENVELOPES_DROPPED = "ricochet.rpc.envelopes.dropped";
     public static final String OTHER_METHOD = "other";
     /** The tag of a request for a method this side does not serve, or whose name is invalid: peers cannot mint tag values. */
     public static final String UNKNOWN_METHOD = "unknown";
@@ -33,30 +40,35 @@ public final class RpcMetrics implements AutoCloseable {
     private final String name;
     private final String timerName;
     private final String gaugeName;
+    /** Null for the client side: envelopes are dropped where they are read, which the server side counts. */
+    private final String droppedName;
     private final int maxMethodTags;
     private final ConcurrentHashMap<String, Timer[]> timers = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Guarded by {@code this}, with {@link #closed}: a timer is added only while open, so close removes them all. */
     private Meter gauge;
+    private volatile Counter dropped;
     private volatile boolean registered;
     private volatile boolean closed;
 
-    private RpcMetrics(MeterRegistry registry, String name, String timerName, String gaugeName, int maxMethodTags) {
+    private RpcMetrics(MeterRegistry registry, String name, String timerName, String gaugeName, String droppedName,
+            int maxMethodTags) {
         this.registry = registry;
         this.name = name;
         this.timerName = timerName;
         this.gaugeName = gaugeName;
+        this.droppedName = droppedName;
         this.maxMethodTags = maxMethodTags;
     }
 
     /** The server side of the RPC server or client group {@code name}, not yet registered; {@code registry} null counts nothing. */
     static RpcMetrics server(MeterRegistry registry, String name, RpcConfig config) {
-        return new RpcMetrics(registry, name, SERVER_REQUESTS, SERVER_IN_FLIGHT, config.maxMethodTags());
+        return new RpcMetrics(registry, name, SERVER_REQUESTS, SERVER_IN_FLIGHT, ENVELOPES_DROPPED, config.maxMethodTags());
     }
 
     /** The client side of the RPC server (its agent's hops) or client group {@code name}, not yet registered. */
     static RpcMetrics client(MeterRegistry registry, String name, RpcConfig config) {
-        return new RpcMetrics(registry, name, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, config.maxMethodTags());
+        return new RpcMetrics(registry, name, CLIENT_REQUESTS, CLIENT_IN_FLIGHT, null, config.maxMethodTags());
     }
 
     /**
@@ -91,7 +103,19 @@ public final class RpcMetrics implements AutoCloseable {
         }
         gauge = Gauge.builder(gaugeName, inFlight, AtomicInteger::get).description("RPC calls in flight")
                 .tag(MeterNames.TAG_NAME, name).register(registry);
+        if (droppedName != null) {
+            dropped = Counter.builder(droppedName).description("RPC envelopes of a kind this end does not know, dropped")
+                    .tag(MeterNames.TAG_NAME, name).register(registry);
+        }
         registered = true;
+    }
+
+    /** An envelope of a kind this end does not know was dropped. One counter for the side: no tag to look up per frame. */
+    void droppedEnvelope() {
+        Counter counter = dropped;
+        if (counter != null && !closed) {
+            counter.increment();
+        }
     }
 
     void started() {
@@ -162,6 +186,10 @@ public final class RpcMetrics implements AutoCloseable {
         if (gauge != null) {
             registry.remove(gauge);
             gauge = null;
+        }
+        if (dropped != null) {
+            registry.remove(dropped);
+            dropped = null;
         }
         for (Timer[] byStatus : timers.values()) {
             for (Timer timer : byStatus) {

@@ -49,11 +49,12 @@ public final class RpcServer implements AutoCloseable {
         this.serverMetrics = RpcMetrics.server(b.registry, b.name, b.rpc);
         this.forwardMetrics = RpcMetrics.client(b.registry, b.name, b.rpc);
         RequestRouter router = new ServerRouter(b.dispatcher, agent);
+        AuthGate gate = b.authenticator == null ? null : new AuthGate(b.authenticator, b.rpc.authTimeout());
         RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
                 .pipeline(b.customizer)
                 .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
-                        false, b.authenticator, connection -> { },
-                        agent == null ? connection -> { } : agent::dropRoutes).frameHandler());
+                        false, gate, connection -> { },
+                        agent == null ? connection -> { } : agent::dropRoutes, connection -> { }).frameHandler());
         if (b.registry != null) {
             frames.meterRegistry(b.registry);
         }
@@ -272,7 +273,8 @@ public final class RpcServer implements AutoCloseable {
          * Admits only connections whose client authenticates ({@code rpc.auth}) with a credential
          * {@code authenticator} accepts, such as {@link RpcAuthenticator#bearerToken}. Without one, anyone who
          * can connect may call, and register agent routes; mutual TLS ({@link #tls}) keeps strangers out at the
-         * handshake instead.
+         * handshake instead. A connection that has not authenticated within {@link RpcConfig#authTimeout} (10 s by
+         * default) of its accept is closed. Refusals are logged at WARN, at most one line per 10 s for the server.
          */
         public Builder authenticator(RpcAuthenticator authenticator) {
             this.authenticator = Checks.notNull("authenticator", authenticator);

@@ -162,6 +162,11 @@ public final class FrameClient implements AutoCloseable {
             }
 
             @Override
+            public void inputEnded(FrameSession s) {
+                handler.inputEnded(s);
+            }
+
+            @Override
             public void writabilityChanged(FrameSession s) {
                 handler.writabilityChanged(s);
             }

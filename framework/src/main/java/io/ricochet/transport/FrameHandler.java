@@ -40,6 +40,17 @@ public interface FrameHandler {
         return false;
     }
 
+    /**
+     * No frame reaches {@link #onFrame} after this: the peer ended its stream (a FIN, or a reset), or the connection
+     * began to close, and what arrives from now on is discarded. Replies may still go out until it closes. A handler
+     * waiting for frames (the answers to its own calls) should give up on them here, not at {@link #sessionClosed}: a
+     * close waits for the replies {@link #owesReplies owed}, then lingers, so that may come much later. Called once,
+     * before {@code sessionClosed}, on the session's event loop; for TCP connections and QUIC streams, never for a UDP
+     * peer, which has no end of stream.
+     */
+    default void inputEnded(FrameSession session) {
+    }
+
     /** The session's {@link FrameSession#isWritable()} changed: a handler sending from elsewhere may pause or go on. */
     default void writabilityChanged(FrameSession session) {
     }

@@ -65,6 +65,8 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     private long framesSent;
     private boolean lingering;
     private boolean inputShutdown;
+    /** The handler was told no more frames will reach it ({@link FrameHandler#inputEnded}). */
+    private boolean inputEnded;
     private long lastInputNanos;
     private Future<?> lingerTimer;
     private Future<?> closeDeadline;
@@ -282,6 +284,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShutdown = true;
+            endInput();
             if (lingering) {
                 // The peer's end of stream after our FIN: nothing is left to lose.
                 ctx.close();
@@ -315,6 +318,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
         stats.publish();
         stats.counters().closed(stats.closeReason());
+        endInput();
         handler.sessionClosed(this);
         ctx.fireChannelInactive();
     }
@@ -325,6 +329,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
             // The decoder counted it, passed on the frames before the bad one and discards the rest: their replies,
             // including those the handler gives later, go out first.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
+            endInput();
             closeOnceDrained(CloseReason.PROTOCOL_ERROR);
         } else if (cause instanceof IOException) {
             // A reset or a failed write: the connection is gone, nothing more can be delivered.
@@ -350,6 +355,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         receiveWhileDraining = handler.receivesWhileDraining(this);
         if (!receiveWhileDraining) {
             decoder.discardInput();
+            endInput();
         }
         closeOnceDrained(CloseReason.SHUTDOWN);
     }
@@ -377,6 +383,18 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         }
     }
 
+    /**
+     * Tells the handler, once, that no more frames will reach it: the peer ended its stream, or what it sends is
+     * discarded from now on. A handler waiting for answers (an RPC end's own calls) fails them now: a close that
+     * waited for them would wait for what cannot come.
+     */
+    private void endInput() {
+        if (!inputEnded) {
+            inputEnded = true;
+            handler.inputEnded(this);
+        }
+    }
+
     /** Whether the handler still owes replies on a connection that is not closing: the idle timeout waits for them. */
     boolean owesReplies() {
         return !closing && ctx.channel().isActive() && handler.owesReplies(this);
@@ -392,6 +410,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Fr
         flushPending = false;
         writesUnflushed = 0;
         decoder.discardInput();
+        endInput();
         // Keep reading, to discard: a peer blocked writing to us would never read our replies.
         ctx.channel().config().setAutoRead(true);
         if (maxCloseNanos > 0) {

@@ -40,7 +40,7 @@ class CallTableTest {
             RecordingSession session = new RecordingSession(loop);
             RpcConnection connection = new RpcConnection(RpcConfig.DEFAULTS, new DispatcherRouter(new RpcDispatcher()),
                     RpcMetrics.client(null, "t", RpcConfig.DEFAULTS), RpcMetrics.server(null, "t", RpcConfig.DEFAULTS),
-                    Duration.ZERO, false, null, c -> { }, c -> { });
+                    Duration.ZERO, false, null, c -> { }, c -> { }, c -> { });
             FrameHandler handler = connection.frameHandler();
             loop.submit(() -> {
                 handler.sessionOpened(session);
@@ -49,6 +49,8 @@ class CallTableTest {
                         .build()));
             }).get(10, TimeUnit.SECONDS);
             AtomicReference<CompletableFuture<ByteString>> call = new AtomicReference<>();
+            // Draining, owesReplies counts this end's pending calls: it tells when the call is in the table.
+            session.draining = true;
             // Once the call is in the table, the next look at the loop (its deadline timer) cancels it.
             session.onEventLoop = () -> {
                 CompletableFuture<ByteString> started = call.get();
@@ -87,6 +89,7 @@ class CallTableTest {
         final List<Envelope> sent = new CopyOnWriteArrayList<>();
         final EventLoop loop;
         volatile Runnable onEventLoop = () -> { };
+        volatile boolean draining;
 
         RecordingSession(EventLoop loop) {
             this.loop = loop;
@@ -121,7 +124,7 @@ class CallTableTest {
 
         @Override
         public boolean isDraining() {
-            return false;
+            return draining;
         }
 
         @Override

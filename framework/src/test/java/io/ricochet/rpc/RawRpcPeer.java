@@ -56,11 +56,29 @@ final class RawRpcPeer implements AutoCloseable {
         out.flush();
     }
 
+    /** One frame of {@code body} as it is, envelope or not. */
+    synchronized void sendFrame(byte[] body) throws IOException {
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
     /** The next envelope; fails after 10 s without one, or at the end of the stream. */
     Envelope receive() throws IOException {
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);
         return Envelope.parseFrom(bytes);
+    }
+
+    /** Ends this end's stream (a FIN) and goes on reading: a half-close. */
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    /** Closes with a reset (RST) instead of a FIN, as a crashed process or a lost host's firewall does. */
+    void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     @Override

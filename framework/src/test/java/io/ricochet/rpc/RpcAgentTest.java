@@ -7,12 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.ricochet.config.TransportKind;
+import io.ricochet.rpc.proto.Envelope;
+import io.ricochet.rpc.proto.Kind;
+import io.ricochet.rpc.proto.StatusCode;
+import io.ricochet.testing.TestServers;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(60)
 class RpcAgentTest {
     private static final RpcHandler REVERSE = RpcHandler.sync(TestMethods::reverse);
 
@@ -78,6 +86,63 @@ class RpcAgentTest {
             // The agent's own hop timed out too, so nothing is left waiting there.
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> f.serverRegistry
                     .get(RpcMetrics.CLIENT_REQUESTS).tag("status", "DEADLINE_EXCEEDED").timer().count() == 1);
+        }
+    }
+
+    /**
+     * A call with timeout_micros 0 ("none") reached its owner with the agent's default deadline instead (10 s), and
+     * failed then, though it worked when made to a server method directly.
+     */
+    @Test
+    void aCallWithNoDeadlineIsForwardedWithNone() throws Exception {
+        Duration agentDefault = Duration.ofMillis(300);
+        RpcConfig shortDefault = RpcConfig.builder().defaultTimeout(agentDefault).build();
+        try (RpcFixture f = new RpcFixture(shortDefault, RpcClientConfig.builder().build());
+                RawRpcPeer caller = new RawRpcPeer(f.server.address(), 0)) {
+            RpcClient owner = f.client();
+            CompletableFuture<Long> deadlineSeen = new CompletableFuture<>();
+            CompletableFuture<ByteString> answer = new CompletableFuture<>();
+            await(owner.serve("svc/long", request -> {
+                deadlineSeen.complete(request.deadlineNanos());
+                // Answered only after the agent's default deadline has passed twice over.
+                owner.connection().eventLoop().schedule(() -> answer.complete(bytes("done")),
+                        2 * agentDefault.toMillis(), TimeUnit.MILLISECONDS);
+                return answer;
+            }));
+            caller.send(Envelope.newBuilder().setId(1).setKind(Kind.REQUEST).setMethod("svc/long")
+                    .setPayload(bytes("x")).build());
+            Envelope reply = caller.receive();
+            assertEquals(StatusCode.OK, reply.getStatus(), reply.getMessage());
+            assertEquals("done", reply.getPayload().toStringUtf8());
+            assertEquals(0L, deadlineSeen.get(10, TimeUnit.SECONDS), "the owner's handler saw a deadline");
+        }
+    }
+
+    /**
+     * What bounds a forwarded call with no deadline when its owner's host vanishes without a FIN or a reset: the
+     * server's idle timeout, which no longer waits for the agent's own calls. It once waited for them for good.
+     */
+    @Test
+    void aCallWithNoDeadlineToAnOwnerThatFallsSilentFailsAtTheIdleTimeout() throws Exception {
+        Duration idle = Duration.ofSeconds(1);
+        RpcDispatcher methods = new RpcDispatcher();
+        try (RpcServer server = RpcServer.builder().config(TestServers.config(TransportKind.AUTO).idleTimeout(idle).build())
+                .dispatcher(methods).agent(true).build().startAndAwait();
+                RawRpcPeer owner = new RawRpcPeer(server.address(), 0);
+                RawRpcPeer caller = new RawRpcPeer(server.address(), 0)) {
+            owner.send(Envelope.newBuilder().setId(1).setKind(Kind.REQUEST).setMethod(RpcAgent.REGISTER)
+                    .setPayload(RpcAgent.route("svc/silent")).build());
+            assertEquals(StatusCode.OK, owner.receive().getStatus());
+            long start = System.nanoTime();
+            caller.send(Envelope.newBuilder().setId(1).setKind(Kind.REQUEST).setMethod("svc/silent").build());
+            Envelope forwarded = owner.receive();
+            assertEquals(0, forwarded.getTimeoutMicros(), "forwarded with a deadline");
+            // The owner never answers, never pings, never closes: as a host that lost power.
+            Envelope reply = caller.receive();
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(StatusCode.UNAVAILABLE, reply.getStatus(), reply.getMessage());
+            assertTrue(tookMillis < 5 * idle.toMillis(), "failed after " + tookMillis + " ms");
+            assertEquals(0, server.agent().routes());
         }
     }
 

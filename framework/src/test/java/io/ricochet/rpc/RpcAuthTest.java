@@ -6,15 +6,27 @@ import static io.ricochet.rpc.RpcFixture.failure;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.TransportKind;
+import io.ricochet.rpc.proto.Envelope;
+import io.ricochet.rpc.proto.Kind;
+import io.ricochet.rpc.proto.StatusCode;
 import io.ricochet.testing.TestServers;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-/** A server that requires a bearer token: who may call, register and unregister. */
+/** A server that requires a bearer token: who may call, register and unregister, and for how long a stranger stays. */
+@Timeout(60)
 class RpcAuthTest {
     private static final String TOKEN = "correct horse battery staple";
     private static final RpcHandler REVERSE = RpcHandler.sync(TestMethods::reverse);
@@ -79,11 +91,82 @@ class RpcAuthTest {
         assertEquals("token: empty (expected: a secret of at least one character)", e.getMessage());
     }
 
+    /** A stranger that only pinged kept its connection, and the slot under the connection cap, for as long as it liked. */
+    @Test
+    void aConnectionThatDoesNotAuthenticateInTimeIsClosedThoughItPings() throws Exception {
+        Duration deadline = Duration.ofMillis(500);
+        RpcConfig quick = RpcConfig.builder().authTimeout(deadline).build();
+        try (RpcServer server = server(RpcAuthenticator.bearerToken(TOKEN), quick);
+             RpcClients known = RpcClients.create(RpcClientConfig.builder().bearerToken(TOKEN).build(), null)) {
+            RpcClient friend = await(known.connect(server.address()));
+            long start = System.nanoTime();
+            try (RawRpcPeer stranger = new RawRpcPeer(server.address(), 0)) {
+                stranger.send(Envelope.newBuilder().setKind(Kind.REQUEST).setMethod(RpcConnection.PING).build());
+                assertEquals(StatusCode.OK, stranger.receive().getStatus(), "pings are answered before authenticating");
+                // The server's idle timeout is five minutes: only the deadline ends this connection so soon.
+                assertThrows(EOFException.class, stranger::receive);
+            }
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(tookMillis >= deadline.toMillis() - 50 && tookMillis < 5_000, "closed after " + tookMillis + " ms");
+            await().atMost(10, TimeUnit.SECONDS).until(() -> server.activeConnections() == 1);
+            assertEquals(1, registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", RpcConnection.AUTH)
+                    .tag("status", "DEADLINE_EXCEEDED").timer().count());
+            // A connection that authenticated in time outlives the deadline.
+            assertEquals("cba", await(friend.call("echo.reverse", bytes("abc"))).toStringUtf8());
+        }
+    }
+
+    @Test
+    void theAuthenticationDeadlineIsBounded() {
+        InvalidValueException zero = assertThrows(InvalidValueException.class,
+                () -> RpcConfig.builder().authTimeout(Duration.ZERO).build());
+        assertEquals("authTimeout: 0s (expected: > 0)", zero.getMessage());
+        InvalidValueException tooLong = assertThrows(InvalidValueException.class,
+                () -> RpcConfig.builder().authTimeout(Duration.ofHours(25)).build());
+        assertEquals("authTimeout: 25h (expected: <= 24h)", tooLong.getMessage());
+        assertEquals(Duration.ofSeconds(10), RpcConfig.DEFAULTS.authTimeout());
+    }
+
+    /** Each refused peer wrote a WARN line: anyone who could connect could write the server's log as fast as it liked. */
+    @Test
+    void refusedPeersAreLoggedAtMostOneLinePerInterval() throws Exception {
+        int strangers = 12;
+        int guessers = 4;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        // slf4j-simple writes to whatever System.err is when it logs.
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (RpcServer server = server(RpcAuthenticator.bearerToken(TOKEN));
+             RpcClients wrong = RpcClients.create(RpcClientConfig.builder().bearerToken("guess").build(), null)) {
+            for (int i = 0; i < strangers; i++) {
+                try (RawRpcPeer stranger = new RawRpcPeer(server.address(), 0)) {
+                    stranger.send(Envelope.newBuilder().setId(1).setKind(Kind.REQUEST).setMethod("echo.reverse").build());
+                    assertEquals(StatusCode.UNAUTHENTICATED, stranger.receive().getStatus());
+                }
+            }
+            for (int i = 0; i < guessers; i++) {
+                RpcException e = assertThrows(RpcException.class, () -> await(wrong.connect(server.address())));
+                assertEquals(RpcStatus.UNAUTHENTICATED, e.status());
+            }
+        } finally {
+            System.setErr(err);
+        }
+        List<String> refusals = captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("refused /"))
+                .toList();
+        assertEquals(1, refusals.size(), "refusal lines: " + refusals);
+        assertTrue(refusals.get(0).contains("WARN"), refusals.get(0));
+    }
+
     private RpcServer server(RpcAuthenticator authenticator) {
+        return server(authenticator, RpcConfig.DEFAULTS);
+    }
+
+    private RpcServer server(RpcAuthenticator authenticator, RpcConfig rpc) {
         RpcDispatcher methods = new RpcDispatcher();
         methods.register("echo.reverse", REVERSE);
         RpcServer.Builder builder = RpcServer.builder().config(TestServers.config(TransportKind.AUTO)
-                .idleTimeout(Duration.ofMinutes(5)).build()).dispatcher(methods).agent(true).meterRegistry(registry);
+                .idleTimeout(Duration.ofMinutes(5)).build()).rpc(rpc).dispatcher(methods).agent(true)
+                .meterRegistry(registry);
         if (authenticator != null) {
             builder.authenticator(authenticator);
         }

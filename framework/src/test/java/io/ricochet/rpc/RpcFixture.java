@@ -23,7 +23,12 @@ final class RpcFixture implements AutoCloseable {
     }
 
     RpcFixture(RpcConfig serverRpc, RpcClientConfig clientConfig) {
-        server = RpcServer.builder().config(TestServers.config(TransportKind.AUTO).idleTimeout(Duration.ofMinutes(5)).build())
+        this(TransportKind.AUTO, serverRpc, clientConfig);
+    }
+
+    /** A server on {@code transport}, for tests of what differs between them (how a peer's reset is seen). */
+    RpcFixture(TransportKind transport, RpcConfig serverRpc, RpcClientConfig clientConfig) {
+        server = RpcServer.builder().config(TestServers.config(transport).idleTimeout(Duration.ofMinutes(5)).build())
                 .rpc(serverRpc).dispatcher(methods).agent(true).meterRegistry(serverRegistry).build().startAndAwait();
         clients = RpcClients.create(clientConfig, clientRegistry);
     }

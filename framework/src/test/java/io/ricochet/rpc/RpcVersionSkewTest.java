@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Ends of the first RPC version, which close a connection on an envelope kind they do not know
@@ -88,17 +90,26 @@ class RpcVersionSkewTest {
         }
     }
 
-    /** An envelope kind of a later version is dropped, and the connection goes on. */
-    @Test
-    void anEnvelopeOfAnUnknownKindIsDroppedNotFatal() throws Exception {
+    /**
+     * An envelope kind of a later version, or kind 0 (the field left out), is dropped and counted, and the connection
+     * goes on, as docs/rpc.md says. Kind 0 once closed the connection, to a client written from the docs alone.
+     */
+    @ParameterizedTest(name = "kind {0}")
+    @ValueSource(ints = {0, 99})
+    void anEnvelopeOfAnUnknownKindIsDroppedAndCountedNotFatal(int kind) throws Exception {
         try (RpcFixture f = new RpcFixture(); RawRpcPeer newer = new RawRpcPeer(f.server.address(), 0)) {
             f.methods.register("echo", RpcHandler.sync(p -> p));
-            newer.send(Envelope.newBuilder().setId(7).setKindValue(99).setMethod("echo").build());
+            newer.send(Envelope.newBuilder().setId(7).setKindValue(kind).setMethod("echo").build());
             newer.send(Envelope.newBuilder().setId(8).setKind(Kind.REQUEST).setMethod("echo").setPayload(bytes("still"))
                     .build());
             Envelope answer = newer.receive();
             assertEquals(8, answer.getId());
             assertEquals("still", answer.getPayload().toStringUtf8());
+            assertEquals(1.0, f.serverRegistry.get(RpcMetrics.ENVELOPES_DROPPED).tag("name", RpcServer.METER_TAG)
+                    .counter().count());
+            // Nothing was served for the dropped one: only the echo of id 8 counts.
+            assertEquals(1L, f.serverRegistry.get(RpcMetrics.SERVER_REQUESTS).tag("method", "echo").tag("status", "OK")
+                    .timer().count());
         }
     }
 
