@@ -195,6 +195,11 @@ final class EchoServerCommand implements Callable<Integer> {
                     + "use with --rpc-tls, or the token crosses the network in the clear.")
     Path rpcTokenFile;
 
+    @Option(names = "--rpc-auth-timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "With --rpc-token-file: close an RPC connection that has not authenticated this long after "
+                    + "its accept, TLS or Noise handshake included; pings do not extend it (default: ${DEFAULT-VALUE}).")
+    Duration rpcAuthTimeout;
+
     EchoServerCommand(SignalShutdown shutdown) {
         this.shutdown = shutdown;
     }
@@ -210,6 +215,7 @@ final class EchoServerCommand implements Callable<Integer> {
         QuicSslContext quicTls = quicPort == ServerConfig.DISABLED ? null
                 : context(() -> tlsFiles.buildQuic(Protocol.QUIC_ALPN, true));
         String rpcToken = rpcToken();
+        RpcConfig rpcLimits = rpcLimits();
         ServerNoiseConfig noise = noise();
         ServerConfig noiseConfig = noise == null || noisePort == ServerConfig.DISABLED ? null
                 : config.toBuilder().tcpPort(noisePort).udpPort(ServerConfig.DISABLED).build();
@@ -253,7 +259,8 @@ final class EchoServerCommand implements Callable<Integer> {
             if (rpcConfig != null) {
                 RpcDispatcher methods = new RpcDispatcher();
                 new BenchMethods().registerOn(methods);
-                RpcServer.Builder rpcBuilder = RpcServer.builder().config(rpcConfig).dispatcher(methods).agent(true)
+                RpcServer.Builder rpcBuilder = RpcServer.builder().config(rpcConfig).rpc(rpcLimits).dispatcher(methods)
+                        .agent(true)
                         .eventLoops(loops, false).meterRegistry(registry).name("rpc").connectionBudget(budget);
                 if (rpcTls) {
                     rpcBuilder.tls(tls);
@@ -378,6 +385,15 @@ final class EchoServerCommand implements Callable<Integer> {
                     .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).reusePort(false).build();
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
+        }
+    }
+
+    /** The RPC layer's limits: the defaults, with --rpc-auth-timeout. */
+    private RpcConfig rpcLimits() {
+        try {
+            return RpcConfig.builder().authTimeout(rpcAuthTimeout).build();
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC_LIMITS);
         }
     }
 

@@ -28,6 +28,9 @@ final class FlagNames {
     static final Map<String, String> RPC = overriding(ECHO, Map.of("tcpPort", "--rpc-port", "idleTimeout",
             "--rpc-idle-timeout"));
 
+    /** The RPC layer's limits that have a flag. */
+    static final Map<String, String> RPC_LIMITS = Map.of("authTimeout", "--rpc-auth-timeout");
+
     /** The metrics port's limits. */
     static final Map<String, String> METRICS = Map.of("maxConnections", "--metrics-max-connections",
             "maxConnectionsPerAddress", "--metrics-max-connections-per-address");

@@ -165,7 +165,7 @@ class EchoServerCliTest {
         assertEquals(0, cli.execute("--help"));
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
                 "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout",
-                "--metrics-max-connections", "--metrics-max-connections-per-address")) {
+                "--metrics-max-connections", "--metrics-max-connections-per-address", "--rpc-auth-timeout")) {
             assertTrue(out.toString().contains(flag), flag);
         }
     }
@@ -239,6 +239,22 @@ class EchoServerCliTest {
                 ExecutionException refused = assertThrows(ExecutionException.class, () -> stranger.call(BenchMethods.REVERSE,
                         ByteString.copyFromUtf8("abc")).get(10, TimeUnit.SECONDS));
                 assertEquals(RpcStatus.UNAUTHENTICATED, ((RpcException) refused.getCause()).status());
+            }
+            assertEquals(0, server.terminate(), server.stderr());
+        }
+    }
+
+    /** --rpc-auth-timeout: a connection that never authenticates is closed then, not at the 10 s default. */
+    @Test
+    void anRpcConnectionThatNeverAuthenticatesIsClosedAtTheAuthTimeout(@TempDir Path dir) throws Exception {
+        Path tokenFile = Files.writeString(dir.resolve("token"), "s3cret\n");
+        try (EchoServerProcess server = EchoServerProcess.start("--tcp-port", "0", "--udp-port", "-1", "--metrics-port",
+                "-1", "--rpc-port", "0", "--rpc-token-file", tokenFile.toString(), "--rpc-auth-timeout", "300ms")) {
+            InetSocketAddress rpc = server.awaitListening("rpc");
+            try (java.net.Socket silent = new java.net.Socket(rpc.getAddress(), rpc.getPort())) {
+                // Well under the default's 10 s, well over 300 ms on a loaded machine.
+                silent.setSoTimeout(8_000);
+                assertEquals(-1, silent.getInputStream().read(), "closed by the server, having sent nothing");
             }
             assertEquals(0, server.terminate(), server.stderr());
         }

@@ -31,6 +31,7 @@ class EchoServerFlagsTest {
     @CsvSource(delimiter = '|', value = {
         "--idle-timeout 0|--idle-timeout 0s (expected: > 0)",
         "--rpc-idle-timeout 0s|--rpc-idle-timeout 0s (expected: > 0)",
+        "--rpc-auth-timeout 0s|--rpc-auth-timeout 0s (expected: > 0)",
         "--linger-timeout 0s|--linger-timeout 0s (expected: > 0)",
         "--shutdown-timeout 0ms|--shutdown-timeout 0s (expected: > 0)",
         "--max-frame 0|--max-frame 0 (expected: 1..65535)",
