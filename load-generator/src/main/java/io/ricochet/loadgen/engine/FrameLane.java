@@ -197,11 +197,22 @@ abstract class FrameLane extends Lane {
         return 1;
     }
 
-    /** A reply when none is outstanding: bad unless it answers a request already failed by its timeout. */
+    /**
+     * A frame when no request is outstanding, unless it answers a request already failed by its timeout: it answers
+     * nothing, so it is counted apart from requests, never as one.
+     */
     private void unexpectedReply(ByteBuf body) {
         if (!isLateReply(body)) {
-            stats.bad(context, "a reply with no request outstanding");
+            unexpected("a frame with no request outstanding");
         }
+    }
+
+    /** Counts a frame that answers no request, keeping {@code why} (with where it came) if it is the first failure. */
+    protected final void unexpected(String why) {
+        stats.unexpected.increment();
+        long last = nextSeq - 1;
+        load.failed(() -> "connection " + context.connection() + ": " + why + " ("
+                + (last < 0 ? "before any request" : "after request " + last) + ")");
     }
 
     /** UDP may see replies to requests it already failed; TCP closes the connection on a timeout instead. */

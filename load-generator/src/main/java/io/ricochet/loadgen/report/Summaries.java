@@ -25,7 +25,7 @@ public final class Summaries {
         double seconds = m.rateSeconds();
         boolean open = facts.latencyKind().equals("corrected");
         return new Summary(command, target, transport, facts.io(), total.completed(), connections, total.ok(),
-                total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
+                total.bad(), total.errors(), total.late(), total.unexpected(), total.connectFailures(), round(seconds),
                 round(total.completed() / seconds), round(total.okBytes() / seconds),
                 LatencySummary.of(open ? m.latencies().corrected() : m.latencies().service()), facts.latencyKind(),
                 open ? LatencySummary.of(m.latencies().service()) : null, LatencySummary.of(m.latencies().connect()),

@@ -27,6 +27,8 @@
   ["bad", "errors", "connect_failures"].forEach(function (k) {
     if (merged[k] !== undefined) headline.push({ label: k.replace("_", " "), value: num(merged[k], 0), bad: merged[k] > 0 });
   });
+  // Frames that answered no request: not among the requests, shown when there were any.
+  if (merged.unexpected) headline.push({ label: "unexpected", value: num(merged.unexpected, 0), bad: true });
   var lat = merged.latency_us;
   if (lat) {
     headline.push({ label: "p50", value: us(lat.p50) });
