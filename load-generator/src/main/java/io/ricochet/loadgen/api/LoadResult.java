@@ -74,8 +74,9 @@ public final class LoadResult {
             Thresholds.annotate(report, results);
         }
         if (summary instanceof RpcSummary r) {
-            return new LoadResult(r, r.received(), r.receivedOk(), r.bad(), r.errors(), 0, r.totalTimeS(), r.qps(),
-                    r.latencyUs(), r.firstError(), r.firstBad(), results);
+            // An RPC run's requests that ended: those answered and those that failed.
+            return new LoadResult(r, r.received() + r.errors(), r.receivedOk(), r.bad(), r.errors(), 0, r.totalTimeS(),
+                    r.qps(), r.latencyUs(), r.firstError(), r.firstBad(), results);
         }
         Summary s = (Summary) summary;
         return new LoadResult(s, s.requests(), s.ok(), s.bad(), s.errors(), s.unexpected(), s.durationS(), s.qps(), s.latencyUs(),

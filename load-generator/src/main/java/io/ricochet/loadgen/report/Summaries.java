@@ -53,8 +53,9 @@ public final class Summaries {
                     Math.round(lane.ok() / laneSeconds * 10) / 10.0, LatencySummary.of(lane.latency())));
         }
         boolean open = facts.latencyKind().equals("corrected");
-        return new RpcSummary(command, target, facts.io(), requests, clients, inFlight, total.completed(), total.ok(),
-                total.bad(), total.errors(), round(seconds), round(total.ok() / seconds),
+        // Received: the answers that came, verified or not; a call that got none is an error, not among them.
+        return new RpcSummary(command, target, facts.io(), requests, clients, inFlight, total.ok() + total.bad(),
+                total.ok(), total.bad(), total.errors(), round(seconds), round(total.ok() / seconds),
                 LatencySummary.of(open ? m.latencies().corrected() : m.latencies().service()), facts.latencyKind(),
                 steps, rows, server,
                 facts.firstError(), facts.firstBad());
