@@ -18,6 +18,9 @@
   root.appendChild(el("div", { "class": "sub" }, data.title + (merged.io ? " · client I/O " + merged.io : "")
     + (s.workers ? " · " + s.workers + " workers (" + s.executor + ")" : "")));
 
+  // A run that did not finish: its summary was rebuilt from the intervals, and says from what.
+  if (s.reconstructed) root.appendChild(el("div", { "class": "sub" }, s.reconstructed));
+
   // Headline figures.
   var headline = [];
   if (merged.qps !== undefined) headline.push({ label: "QPS", value: num(merged.qps, 0) });
