@@ -33,7 +33,7 @@ final class OpensslClient {
         }
         Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try (InputStream err = p.getErrorStream()) {
-            // It ends once the server's alert closes the connection; the test's timeout bounds a server that never does.
+            // It ends once the server's alert closes the connection; the test's timeout bounds a server that does not.
             String printed = new String(err.readAllBytes(), StandardCharsets.UTF_8);
             Matcher m = ALERT.matcher(printed);
             if (!m.find()) {

@@ -144,8 +144,8 @@ class TlsServerTest {
     @MethodSource("refusedClientCertificates")
     void aRefusedClientCertificateGetsACertificateAlert(TlsProvider provider, String protocol, String presented,
             Alert alert) throws Exception {
-        ServerTlsConfig mutual = ServerTlsConfig.builder(server.certificate(), server.privateKey()).clientCa(ca.certificate())
-                .provider(provider).build();
+        ServerTlsConfig mutual = ServerTlsConfig.builder(server.certificate(), server.privateKey())
+                .clientCa(ca.certificate()).provider(provider).build();
         DevCertificates.PemFiles certificate = switch (presented) {
             case "none" -> null;
             case "unknown-ca" -> stranger;
