@@ -219,7 +219,8 @@ public final class ConnectionPerRequest extends FrameLoad {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (!done) {
-                serverClosedOn(1, 0);
+                // Each connection carries one request: whether the server had answered right is the run's to say.
+                serverClosedOn(1, 0, stats.ok.sum());
                 end(false);
             }
             if (lane.current == this) {

@@ -42,8 +42,9 @@ abstract class FrameLane extends Lane {
     private ByteBuf batch;
     /** The last request's frame size: how much room the next is given before it writes. */
     private int lastFrameBytes = 64;
-    /** The largest body sent, for the reason given when the server closes. */
+    /** The largest body sent and the replies verified on this connection: the reason given when the server closes. */
     private int largestSent;
+    private long okOnConnection;
     private boolean failed;
     private long unpublishedSent;
     private long unpublishedOk;
@@ -180,6 +181,7 @@ abstract class FrameLane extends Lane {
         }
         if (check.isOk()) {
             unpublishedOk++;
+            okOnConnection++;
             unpublishedOkBytes += length;
             stats.recordBatchedReply(driver.index(), intended[slot], sentAt[slot], now, openLoop);
             inFlight--;
@@ -346,7 +348,7 @@ abstract class FrameLane extends Lane {
             stats.openConnections.decrementAndGet();
             if (inFlight > 0) {
                 // Every close of ours fails what is in flight first: this one is the server's.
-                load.serverClosedOn(inFlight, largestSent);
+                load.serverClosedOn(inFlight, largestSent, okOnConnection);
             }
             failOutstanding();
             load.connectionClosed(FrameLane.this);
