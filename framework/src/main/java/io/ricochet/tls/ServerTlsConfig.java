@@ -15,7 +15,8 @@ import java.time.Duration;
 
 /**
  * A server's TLS from PEM files: its certificate chain and private key (PKCS#8), and, for mutual TLS, the
- * CA certificates a client's certificate must chain to. TLS 1.3 and 1.2 only.
+ * CA certificates a client's certificate must chain to. TLS 1.3 and 1.2 only. A client certificate refused is
+ * answered with the certificate alert that says why, on either provider ({@link ClientCertificateTrust}).
  *
  * @param certificateChain PEM certificates, the server's first
  * @param privateKey       PEM PKCS#8 private key of the first certificate
@@ -54,7 +55,13 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
         }
         if (clientCa != null) {
             try (InputStream ca = open("clientCa", clientCa)) {
-                builder.trustManager(ca).clientAuth(ClientAuth.REQUIRE);
+                // On OpenSSL a refused client certificate must say why, or BoringSSL answers it with internal_error.
+                if (resolved == SslProvider.OPENSSL) {
+                    builder.trustManager(ClientCertificateTrust.of(ca));
+                } else {
+                    builder.trustManager(ca);
+                }
+                builder.clientAuth(ClientAuth.REQUIRE);
             } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("tls: clientCa " + clientCa + " (expected: PEM CA certificates): "
                         + e.getMessage(), e);

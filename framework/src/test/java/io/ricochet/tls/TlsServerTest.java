@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** TLS on a framed TCP listener, with certificates made by {@link DevCertificates}, over both providers. */
@@ -52,6 +53,9 @@ class TlsServerTest {
     static DevCertificates.PemFiles client;
     static DevCertificates.PemFiles otherCa;
     static DevCertificates.PemFiles expired;
+    /** A client certificate issued by {@link #otherCa}: one a server trusting {@link #ca} refuses. */
+    static DevCertificates.PemFiles stranger;
+    static DevCertificates.PemFiles expiredClient;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -62,7 +66,11 @@ class TlsServerTest {
         server = DevCertificates.issue(authority, "localhost", HOUR_AGO, TOMORROW).write(dir, "server");
         client = DevCertificates.issue(authority, "load-generator", HOUR_AGO, TOMORROW).write(dir, "client");
         expired = DevCertificates.issue(authority, "localhost", NOW.minus(Duration.ofDays(2)), HOUR_AGO).write(dir, "expired");
-        otherCa = DevCertificates.certificateAuthority("Another CA", HOUR_AGO, TOMORROW).write(dir, "other-ca");
+        DevCertificates.Issued another = DevCertificates.certificateAuthority("Another CA", HOUR_AGO, TOMORROW);
+        otherCa = another.write(dir, "other-ca");
+        stranger = DevCertificates.issue(another, "stranger", HOUR_AGO, TOMORROW).write(dir, "stranger");
+        expiredClient = DevCertificates.issue(authority, "load-generator", NOW.minus(Duration.ofDays(2)), HOUR_AGO)
+                .write(dir, "expired-client");
     }
 
     static Stream<TlsProvider> providers() {
@@ -124,6 +132,67 @@ class TlsServerTest {
             FrameExchange exchange = known.connect(s.tcpAddress()).get(20, TimeUnit.SECONDS);
             assertArrayEquals(new byte[] {3, 2, 1}, reply(exchange, new byte[] {1, 2, 3}));
         }
+    }
+
+    /**
+     * A client certificate the server refuses gets the certificate alert that says why, from either provider, never
+     * {@code internal_error} (what BoringSSL sent for a certificate from an unknown CA, as Netty handed it the JDK trust
+     * manager's refusal without a reason it knows). Debian's openssl is the client: it sends its certificate whatever
+     * CAs the server names, and prints the alert's number.
+     */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("refusedClientCertificates")
+    void aRefusedClientCertificateGetsACertificateAlert(TlsProvider provider, String protocol, String presented,
+            Alert alert) throws Exception {
+        ServerTlsConfig mutual = ServerTlsConfig.builder(server.certificate(), server.privateKey())
+                .clientCa(ca.certificate()).provider(provider).build();
+        DevCertificates.PemFiles certificate = switch (presented) {
+            case "none" -> null;
+            case "unknown-ca" -> stranger;
+            case "expired" -> expiredClient;
+            default -> throw new IllegalArgumentException(presented);
+        };
+        try (RicochetServer s = start(mutual)) {
+            assertEquals(alert, OpensslClient.alertReceived(s.tcpAddress(), protocol, ca.certificate(), certificate));
+            awaitTlsErrors(1);
+        }
+    }
+
+    /** The alerts a refused client certificate may get (RFC 8446, section 6). */
+    enum Alert {
+        HANDSHAKE_FAILURE(40), BAD_CERTIFICATE(42), CERTIFICATE_EXPIRED(45), CERTIFICATE_UNKNOWN(46), UNKNOWN_CA(48),
+        INTERNAL_ERROR(80), CERTIFICATE_REQUIRED(116);
+
+        final int number;
+
+        Alert(int number) {
+            this.number = number;
+        }
+
+        static Alert of(int number) {
+            for (Alert a : values()) {
+                if (a.number == number) {
+                    return a;
+                }
+            }
+            throw new AssertionError("alert " + number);
+        }
+    }
+
+    /** Provider, protocol, the client's certificate, and the alert expected. */
+    static Stream<Arguments> refusedClientCertificates() {
+        return providers().flatMap(provider -> {
+            boolean jdk = provider == TlsProvider.JDK;
+            return Stream.of(
+                    Arguments.of(provider, "TLSv1.3", "unknown-ca", jdk ? Alert.CERTIFICATE_UNKNOWN : Alert.UNKNOWN_CA),
+                    Arguments.of(provider, "TLSv1.2", "unknown-ca", jdk ? Alert.CERTIFICATE_UNKNOWN : Alert.UNKNOWN_CA),
+                    Arguments.of(provider, "TLSv1.3", "expired",
+                            jdk ? Alert.CERTIFICATE_UNKNOWN : Alert.CERTIFICATE_EXPIRED),
+                    Arguments.of(provider, "TLSv1.3", "none",
+                            jdk ? Alert.BAD_CERTIFICATE : Alert.CERTIFICATE_REQUIRED),
+                    Arguments.of(provider, "TLSv1.2", "none",
+                            jdk ? Alert.BAD_CERTIFICATE : Alert.HANDSHAKE_FAILURE));
+        });
     }
 
     @Test

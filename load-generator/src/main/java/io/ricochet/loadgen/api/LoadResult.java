@@ -27,6 +27,7 @@ public final class LoadResult {
     private final long ok;
     private final long bad;
     private final long errors;
+    private final long unexpected;
     private final double seconds;
     private final double qps;
     private final Latency latency;
@@ -51,13 +52,14 @@ public final class LoadResult {
         }
     }
 
-    private LoadResult(Object summary, long requests, long ok, long bad, long errors, double seconds, double qps,
-            LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds) {
+    private LoadResult(Object summary, long requests, long ok, long bad, long errors, long unexpected, double seconds,
+            double qps, LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds) {
         this.summary = summary;
         this.requests = requests;
         this.ok = ok;
         this.bad = bad;
         this.errors = errors;
+        this.unexpected = unexpected;
         this.seconds = seconds;
         this.qps = qps;
         this.latency = Latency.of(latency);
@@ -72,11 +74,12 @@ public final class LoadResult {
             Thresholds.annotate(report, results);
         }
         if (summary instanceof RpcSummary r) {
-            return new LoadResult(r, r.received(), r.receivedOk(), r.bad(), r.errors(), r.totalTimeS(), r.qps(),
-                    r.latencyUs(), r.firstError(), r.firstBad(), results);
+            // An RPC run's requests that ended: those answered and those that failed.
+            return new LoadResult(r, r.received() + r.errors(), r.receivedOk(), r.bad(), r.errors(), 0, r.totalTimeS(),
+                    r.qps(), r.latencyUs(), r.firstError(), r.firstBad(), results);
         }
         Summary s = (Summary) summary;
-        return new LoadResult(s, s.requests(), s.ok(), s.bad(), s.errors(), s.durationS(), s.qps(), s.latencyUs(),
+        return new LoadResult(s, s.requests(), s.ok(), s.bad(), s.errors(), s.unexpected(), s.durationS(), s.qps(), s.latencyUs(),
                 s.firstError(), s.firstBad(), results);
     }
 
@@ -98,6 +101,11 @@ public final class LoadResult {
     /** Requests that got no reply in time, or whose connection failed, or whose workload threw. */
     public long errors() {
         return errors;
+    }
+
+    /** Frames the server sent that answered no request: not among {@link #requests}; the first is {@link #firstError}. */
+    public long unexpected() {
+        return unexpected;
     }
 
     /** The measured seconds. */

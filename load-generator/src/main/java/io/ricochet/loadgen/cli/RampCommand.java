@@ -132,9 +132,12 @@ final class RampCommand implements Callable<Integer> {
         }
     }
 
-    /** Met the SLO: no bad replies or errors, corrected p99 within it, and the server kept up with the rate. */
+    /**
+     * Met the SLO: no bad replies, errors or frames that answered no request, corrected p99 within it, and the server
+     * kept up with the rate.
+     */
     private boolean passes(Summary s, double rate) {
-        return s.bad() == 0 && s.errors() == 0 && s.latencyUs().p99() <= slo.toNanos() / 1000
+        return s.bad() == 0 && s.errors() == 0 && s.unexpected() == 0 && s.latencyUs().p99() <= slo.toNanos() / 1000
                 && s.qps() >= 0.9 * rate;
     }
 

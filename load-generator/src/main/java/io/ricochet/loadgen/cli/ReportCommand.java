@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.loadgen.report.html.HtmlReport;
+import io.ricochet.loadgen.report.html.RebuiltSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = "Rebuilds report.html from a --report directory's files (summary.json, intervals.csv, the .hlog "
-                + "logs, config.json) and prints its path.")
+                + "logs, config.json) and prints its path. A run that did not finish (killed) left no summary.json: "
+                + "one is rebuilt from its intervals and .hlog logs, and a line on stderr says so.")
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
@@ -22,11 +24,21 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(dir.resolve("summary.json"))) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid report directory: " + dir
-                    + " (expected one a run wrote with --report: it has no summary.json)");
+        Path page;
+        if (Files.isRegularFile(dir.resolve("summary.json"))) {
+            page = HtmlReport.write(dir);
+        } else {
+            RebuiltSummary rebuilt;
+            try {
+                rebuilt = RebuiltSummary.of(dir);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(commandSpec.commandLine(), "invalid " + e.getMessage());
+            }
+            commandSpec.commandLine().getErr().println(rebuilt.note());
+            commandSpec.commandLine().getErr().flush();
+            page = HtmlReport.write(dir, rebuilt.json());
         }
-        commandSpec.commandLine().getOut().println(HtmlReport.write(dir).toAbsolutePath());
+        commandSpec.commandLine().getOut().println(page.toAbsolutePath());
         return ExitCodes.OK;
     }
 }

@@ -185,9 +185,12 @@ final class RunSupport {
         out.flush();
     }
 
-    /** Bad replies always fail the run; errors (and connect and handshake failures) fail it past the tolerated rate. */
+    /**
+     * Bad replies and frames that answered no request always fail the run; errors (and connect and handshake failures)
+     * fail it past the tolerated rate.
+     */
     static int exitStatus(Summary s, double maxErrorRate) {
-        if (s.bad() > 0) {
+        if (s.bad() > 0 || s.unexpected() > 0) {
             return ExitCodes.FAILED;
         }
         long failures = s.errors() + s.connectFailures() + (s.handshakeFailures() == null ? 0 : s.handshakeFailures());

@@ -113,15 +113,15 @@ final class SweepCommand implements Callable<Integer> {
                         break;
                     }
                     Summary s = step(base.toBuilder().maxRequests(requestsPerStep).build(), size, target, alone);
-                    clean &= s.bad() == 0 && s.errors() == 0;
-                    rows.add(progress(StepRow.of(++step, "size", size, 0, s, s.bad() == 0 && s.errors() == 0)));
+                    clean &= verified(s);
+                    rows.add(progress(StepRow.of(++step, "size", size, 0, s, verified(s))));
                 }
             }
             if (counts != null) {
                 for (long n = counts.min(); n <= counts.max() && !alone.stopped(); n += counts.min()) {
                     Summary s = step(base.toBuilder().maxRequests(n).build(), countSize, target, alone);
-                    clean &= s.bad() == 0 && s.errors() == 0;
-                    rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, s.bad() == 0 && s.errors() == 0)));
+                    clean &= verified(s);
+                    rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, verified(s))));
                 }
             }
             StepsReport report = new StepsReport("sweep", target.tcp().toString(),
@@ -134,6 +134,11 @@ final class SweepCommand implements Callable<Integer> {
             return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILED,
                     () -> printTable(report, out), out));
         }
+    }
+
+    /** A step passes with every request answered right and no frame that answered none. */
+    private static boolean verified(Summary s) {
+        return s.bad() == 0 && s.errors() == 0 && s.unexpected() == 0;
     }
 
     /** One step: {@code spec}'s requests, generated bodies of {@code size} bytes, each reply checked reversed. */

@@ -204,6 +204,7 @@ public final class Controller implements AutoCloseable {
         w.bad += r.getBad();
         w.errors += r.getErrors();
         w.late += r.getLate();
+        w.unexpected += r.getUnexpected();
         w.okBytes += r.getOkBytes();
         w.connects += r.getConnects();
         w.connectFailures += r.getConnectFailures();
@@ -456,6 +457,7 @@ public final class Controller implements AutoCloseable {
         long bad = 0;
         long errors = 0;
         long late = 0;
+        long unexpected = 0;
         long okBytes = 0;
         long connectFailures = 0;
         long handshakeFailures = 0;
@@ -473,6 +475,7 @@ public final class Controller implements AutoCloseable {
             bad += w.bad;
             errors += w.errors;
             late += w.late;
+            unexpected += w.unexpected;
             okBytes += w.okBytes;
             connectFailures += w.connectFailures;
             handshakeFailures += w.handshakeFailures;
@@ -510,8 +513,8 @@ public final class Controller implements AutoCloseable {
                 first == null || first.getTlsSession().isEmpty() ? null : first.getTlsSession(),
                 earlyCounted ? new LoadFacts.EarlyData(early, quicConnections) : null, firstError, firstBad, 0,
                 Map.of(), List.of());
-        Measurement measured = new Measurement(new RunStats.Counts(ok + bad + errors, ok, bad, errors, late, okBytes, 0,
-                connectFailures), duration, duration, latencies, handshakeFailures, facts);
+        Measurement measured = new Measurement(new RunStats.Counts(ok + bad + errors, ok, bad, errors, late, unexpected,
+                okBytes, 0, connectFailures), duration, duration, latencies, handshakeFailures, facts);
         Summary merged = Summaries.frames(settings.command(), settings.target(),
                 first == null ? "-" : first.getTransport(), connections, measured, tls, server.summary(base));
         String news = refused.news(System.nanoTime(), true);

@@ -38,6 +38,7 @@ final class IntervalMerger {
         long bad;
         long errors;
         long late;
+        long unexpected;
         long okBytes;
         long connects;
         long connectFailures;
@@ -54,8 +55,8 @@ final class IntervalMerger {
          */
         Interval toInterval(boolean handshakes) {
             return new Interval(interval, elapsedS, startMillis, endMillis, openConnections,
-                    new RunStats.Counts(sent, ok, bad, errors, late, okBytes, connects, connectFailures), latency, service,
-                    connect, handshakes ? handshake : null, handshakeFailures);
+                    new RunStats.Counts(sent, ok, bad, errors, late, unexpected, okBytes, connects, connectFailures),
+                    latency, service, connect, handshakes ? handshake : null, handshakeFailures);
         }
     }
 
@@ -112,6 +113,7 @@ final class IntervalMerger {
         m.bad += report.getBad();
         m.errors += report.getErrors();
         m.late += report.getLate();
+        m.unexpected += report.getUnexpected();
         m.okBytes += report.getOkBytes();
         m.connects += report.getConnects();
         m.connectFailures += report.getConnectFailures();

@@ -24,6 +24,7 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
         count("bad", r.getBad());
         count("errors", r.getErrors());
         count("late", r.getLate());
+        count("unexpected", r.getUnexpected());
         count("ok_bytes", r.getOkBytes());
         count("connects", r.getConnects());
         count("connect_failures", r.getConnectFailures());

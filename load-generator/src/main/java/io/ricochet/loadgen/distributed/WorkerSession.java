@@ -106,6 +106,7 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
                 .setElapsedS(d.elapsedS()).setStartMillis(d.startMillis()).setEndMillis(d.endMillis())
                 .setOpenConnections(d.openConnections()).setSent(d.delta().sent()).setOk(d.delta().ok())
                 .setBad(d.delta().bad()).setErrors(d.delta().errors()).setLate(d.delta().late())
+                .setUnexpected(d.delta().unexpected())
                 .setOkBytes(d.delta().okBytes()).setConnects(d.delta().connects())
                 .setConnectFailures(d.delta().connectFailures()).setLatency(HistogramCodec.encode(d.latency()))
                 .setService(HistogramCodec.encode(d.service())).setConnect(HistogramCodec.encode(d.connect())).build();

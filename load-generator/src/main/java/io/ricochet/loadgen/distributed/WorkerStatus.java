@@ -20,6 +20,7 @@ final class WorkerStatus {
     long bad;
     long errors;
     long late;
+    long unexpected;
     long okBytes;
     long connects;
     long connectFailures;

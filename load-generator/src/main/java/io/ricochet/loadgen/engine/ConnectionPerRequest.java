@@ -136,6 +136,8 @@ public final class ConnectionPerRequest extends FrameLoad {
         private final long begin;
         private ByteBuf request;
         private boolean done;
+        /** Its reply came: a frame after it answers nothing. */
+        private boolean replied;
         private Channel channel;
 
         Transaction(TransactionLane lane, long seq, long intended, long begin, ByteBuf request) {
@@ -176,8 +178,14 @@ public final class ConnectionPerRequest extends FrameLoad {
             ByteBuf body = (ByteBuf) msg;
             try {
                 if (done) {
+                    if (replied) {
+                        stats.unexpected.increment();
+                        failed(() -> "connection " + lane.context.connection() + ": a frame after the reply to request "
+                                + seq + ", with no request outstanding");
+                    }
                     return;
                 }
+                replied = true;
                 long now = System.nanoTime();
                 // Without resumption asked for, none: the next transaction's handshake must be a full one.
                 SslHandler ssl = ctx.pipeline().get(SslHandler.class);
@@ -211,7 +219,8 @@ public final class ConnectionPerRequest extends FrameLoad {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (!done) {
-                serverClosedOn(1, 0);
+                // Each connection carries one request: whether the server had answered right is the run's to say.
+                serverClosedOn(1, 0, stats.ok.sum());
                 end(false);
             }
             if (lane.current == this) {

@@ -31,7 +31,7 @@ final class DatagramLane extends FrameLane {
         try {
             int size = content.readableBytes();
             if (size < width || FrameHeader.getLength(content, content.readerIndex(), width) != size - width) {
-                stats.bad(context, "a datagram of " + size + " bytes whose length field does not match it");
+                unexpected("a datagram of " + size + " bytes whose length field does not match it");
                 return;
             }
             content.skipBytes(width);

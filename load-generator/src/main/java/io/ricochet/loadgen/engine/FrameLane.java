@@ -42,8 +42,9 @@ abstract class FrameLane extends Lane {
     private ByteBuf batch;
     /** The last request's frame size: how much room the next is given before it writes. */
     private int lastFrameBytes = 64;
-    /** The largest body sent, for the reason given when the server closes. */
+    /** The largest body sent and the replies verified on this connection: the reason given when the server closes. */
     private int largestSent;
+    private long okOnConnection;
     private boolean failed;
     private long unpublishedSent;
     private long unpublishedOk;
@@ -180,6 +181,7 @@ abstract class FrameLane extends Lane {
         }
         if (check.isOk()) {
             unpublishedOk++;
+            okOnConnection++;
             unpublishedOkBytes += length;
             stats.recordBatchedReply(driver.index(), intended[slot], sentAt[slot], now, openLoop);
             inFlight--;
@@ -197,11 +199,22 @@ abstract class FrameLane extends Lane {
         return 1;
     }
 
-    /** A reply when none is outstanding: bad unless it answers a request already failed by its timeout. */
+    /**
+     * A frame when no request is outstanding, unless it answers a request already failed by its timeout: it answers
+     * nothing, so it is counted apart from requests, never as one.
+     */
     private void unexpectedReply(ByteBuf body) {
         if (!isLateReply(body)) {
-            stats.bad(context, "a reply with no request outstanding");
+            unexpected("a frame with no request outstanding");
         }
+    }
+
+    /** Counts a frame that answers no request, keeping {@code why} (with where it came) if it is the first failure. */
+    protected final void unexpected(String why) {
+        stats.unexpected.increment();
+        long last = nextSeq - 1;
+        load.failed(() -> "connection " + context.connection() + ": " + why + " ("
+                + (last < 0 ? "before any request" : "after request " + last) + ")");
     }
 
     /** UDP may see replies to requests it already failed; TCP closes the connection on a timeout instead. */
@@ -335,7 +348,7 @@ abstract class FrameLane extends Lane {
             stats.openConnections.decrementAndGet();
             if (inFlight > 0) {
                 // Every close of ours fails what is in flight first: this one is the server's.
-                load.serverClosedOn(inFlight, largestSent);
+                load.serverClosedOn(inFlight, largestSent, okOnConnection);
             }
             failOutstanding();
             load.connectionClosed(FrameLane.this);

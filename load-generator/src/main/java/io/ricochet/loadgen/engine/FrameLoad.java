@@ -62,25 +62,33 @@ abstract class FrameLoad extends LoadBase {
     }
 
     /**
-     * Why requests failed when the server closed their connection: most likely a frame it would not take, a protocol
-     * error it closes on (docs/protocol.md), so the largest body sent is named against the usual limit.
+     * Why requests failed when the server closed their connection, after {@code goodReplies} verified replies (on
+     * that connection; a connection per request counts the run's). Bodies over the usual limit name it: a frame the
+     * server would not take, a protocol error it closes on (docs/protocol.md). Else a server that had answered right
+     * most likely stopped (a graceful shutdown closes with the requests then in flight unanswered), and one that never
+     * had may not speak the protocol at all.
      */
-    final String serverClosed(int unanswered, int largestBody) {
+    final String serverClosed(int unanswered, int largestBody, long goodReplies) {
         String closed = "the server closed the connection with " + unanswered + " request(s) unanswered";
         int defaultMax = spec.lengthField().defaultMaxFrame();
-        return largestBody <= defaultMax
-                ? closed + " (a server closes on a frame it will not take: is --target "
-                        + (workload instanceof ServerKind kind ? kind.serverKind() : "a port of this protocol")
-                        + ", with --length-field " + spec.lengthField().width() + "?)"
-                : closed + "; bodies of up to " + largestBody + " bytes were sent, and a server with the default "
-                        + "--max-frame for a " + spec.lengthField().width() + "-byte length field (" + defaultMax
-                        + ") closes on a longer frame";
+        if (largestBody > defaultMax) {
+            return closed + "; bodies of up to " + largestBody + " bytes were sent, and a server with the default "
+                    + "--max-frame for a " + spec.lengthField().width() + "-byte length field (" + defaultMax
+                    + ") closes on a longer frame";
+        }
+        if (goodReplies > 0) {
+            return closed + ", after " + goodReplies + (goodReplies == 1 ? " good reply" : " good replies")
+                    + " (did it shut down?)";
+        }
+        return closed + " (a server closes on a frame it will not take: is --target "
+                + (workload instanceof ServerKind kind ? kind.serverKind() : "a port of this protocol")
+                + ", with --length-field " + spec.lengthField().width() + "?)";
     }
 
-    /** A connection ended with {@code unanswered} requests owed: the server closed it. */
-    final void serverClosedOn(int unanswered, int largestBody) {
+    /** A connection ended with {@code unanswered} requests owed, after {@code goodReplies}: the server closed it. */
+    final void serverClosedOn(int unanswered, int largestBody, long goodReplies) {
         stats.unansweredEnds.increment();
-        failed(() -> serverClosed(unanswered, largestBody));
+        failed(() -> serverClosed(unanswered, largestBody, goodReplies));
     }
 
     @Override

@@ -62,9 +62,11 @@ public final class GeneratorMetrics implements Consumer<Interval>, MultiCollecto
         return MetricSnapshots.of(
                 counter("ricochet_loadgen_requests_sent", "Requests sent", Labels.EMPTY, t.sent()),
                 CounterSnapshot.builder().name("ricochet_loadgen_replies")
-                        .help("Replies received: ok (verified) or bad (not the reversed request)")
+                        .help("Replies received: ok (verified), bad (refused by the check), or unexpected (answering "
+                                + "no request)")
                         .dataPoint(point(Labels.of("result", "ok"), t.ok()))
-                        .dataPoint(point(Labels.of("result", "bad"), t.bad())).build(),
+                        .dataPoint(point(Labels.of("result", "bad"), t.bad()))
+                        .dataPoint(point(Labels.of("result", "unexpected"), t.unexpected())).build(),
                 counter("ricochet_loadgen_errors", "Requests that failed: timed out, refused or cut off",
                         Labels.EMPTY, t.errors()),
                 counter("ricochet_loadgen_reply_bytes", "Bytes of verified replies", Labels.EMPTY, t.okBytes()),

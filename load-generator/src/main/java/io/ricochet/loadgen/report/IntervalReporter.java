@@ -36,7 +36,7 @@ public final class IntervalReporter {
         Histogram latency = interval.latency();
         RunStats.Counts delta = interval.delta();
         IntervalRow row = new IntervalRow(interval.elapsedS(), interval.openConnections(), delta.completed(),
-                delta.ok(), delta.bad(), delta.errors(), delta.completed() / Math.max(1e-3, lengthS),
+                delta.ok(), delta.bad(), delta.errors(), delta.unexpected(), delta.completed() / Math.max(1e-3, lengthS),
                 latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue(), server.cpu(),
                 server.rssBytes());
         if (report != null) {

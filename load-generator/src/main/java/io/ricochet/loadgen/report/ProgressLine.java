@@ -18,15 +18,19 @@ public interface ProgressLine {
     }
 
     /**
-     * As above, and when connects failed during the interval, how many and the last one's reason:
-     * {@code …  bad 0  connect failures 12 (cannot connect to 10.0.0.5:7000: connection refused)}.
+     * As above, and when frames answered no request during the interval, how many; when connects failed, how many and
+     * the last one's reason: {@code …  bad 0  connect failures 12 (cannot connect to 10.0.0.5:7000: connection refused)}.
      */
     static ProgressLine timed(Duration duration, Supplier<String> lastConnectFailure) {
         double total = duration.toNanos() / 1e9;
         return (interval, row) -> String.format(Locale.ROOT,
-                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%n",
+                "[%6.1fs/%.1fs] connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%s%n",
                 row.timeS(), total, row.connections(), row.qps(), row.p50Us(), row.p99Us(), row.errors(), row.bad(),
-                connectFailures(interval, lastConnectFailure.get()));
+                unexpected(row), connectFailures(interval, lastConnectFailure.get()));
+    }
+
+    private static String unexpected(IntervalRow row) {
+        return row.unexpected() == 0 ? "" : "  unexpected " + row.unexpected();
     }
 
     private static String connectFailures(Interval interval, String reason) {
@@ -58,8 +62,8 @@ public interface ProgressLine {
     /** An interval merged from workers: {@code [  2.0s] workers 3/4  connections …}. */
     static ProgressLine merged(int reporting, int workers) {
         return (interval, row) -> String.format(Locale.ROOT,
-                "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%n",
+                "[%6.1fs] workers %d/%d  connections %d  qps %,.0f  p50 %,dus  p99 %,dus  errors %d  bad %d%s%s%n",
                 row.timeS(), reporting, workers, row.connections(), row.qps(), row.p50Us(), row.p99Us(), row.errors(),
-                row.bad(), connectFailures(interval, null));
+                row.bad(), unexpected(row), connectFailures(interval, null));
     }
 }

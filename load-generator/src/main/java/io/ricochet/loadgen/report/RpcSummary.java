@@ -6,7 +6,10 @@ import java.util.Map;
 /**
  * The end of an {@code rpc} or {@code register} run, in nbagent's columns: number of requests,
  * concurrency, received, received OK, total time, QPS and latency. For {@code register} a request is
- * one cycle (register, call, unregister, call again), and {@code steps} has each step's latency. {@code latencyKind} is
+ * one cycle (register, call, unregister, call again), and {@code steps} has each step's latency. {@code requests} are the
+ * calls sent, each of which ended {@code received} (an answer came: {@code receivedOk} if verified, else {@code bad}) or
+ * as one of the {@code errors} (no answer in time, or none could come: the call failed to go out, its connection
+ * closed), so requests = received + errors and received = receivedOk + bad. {@code latencyKind} is
  * {@code closed_loop}, or {@code corrected} for calls at a {@code --rate}.
  */
 public record RpcSummary(

@@ -14,11 +14,12 @@ public final class RpcSummaryTable {
         String shape = s.command().equals("register") ? "concurrency = pairs, a request = one cycle"
                 : s.inFlightPerClient() + " in flight per client";
         out.println(s.command() + " -> " + s.target() + " (" + s.io() + "), " + shape + ", latency closed loop (from send)");
-        out.println(String.format(Locale.ROOT, "%12s %11s %12s %12s %9s %12s %9s %9s %9s %9s %9s %8s %10s",
-                "requests", "concurrency", "received", "received_ok", "time(s)", "QPS", "avg(us)", "median", "max",
-                "min", "p99", "srv_cpu", "srv_rss_MB"));
-        out.println(String.format(Locale.ROOT, "%12d %11d %12d %12d %9.2f %12.1f %9.1f %9d %9d %9d %9d %8s %10s",
-                s.requests(), s.concurrency(), s.received(), s.receivedOk(), s.totalTimeS(), s.qps(), l.mean(), l.p50(),
+        out.println(String.format(Locale.ROOT, "%12s %11s %12s %12s %8s %9s %12s %9s %9s %9s %9s %9s %8s %10s",
+                "requests", "concurrency", "received", "received_ok", "errors", "time(s)", "QPS", "avg(us)", "median",
+                "max", "min", "p99", "srv_cpu", "srv_rss_MB"));
+        out.println(String.format(Locale.ROOT, "%12d %11d %12d %12d %8d %9.2f %12.1f %9.1f %9d %9d %9d %9d %8s %10s",
+                s.requests(), s.concurrency(), s.received(), s.receivedOk(), s.errors(), s.totalTimeS(), s.qps(),
+                l.mean(), l.p50(),
                 l.max(), l.min(), l.p99(), s.server() == null ? "-" : SummaryTable.pct(s.server().cpuMax()),
                 s.server() == null ? "-" : SummaryTable.mb(s.server().rssMaxBytes())));
         for (Map.Entry<String, LatencySummary> step : s.stepsLatencyUs().entrySet()) {

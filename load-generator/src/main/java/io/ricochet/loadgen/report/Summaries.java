@@ -25,7 +25,7 @@ public final class Summaries {
         double seconds = m.rateSeconds();
         boolean open = facts.latencyKind().equals("corrected");
         return new Summary(command, target, transport, facts.io(), total.completed(), connections, total.ok(),
-                total.bad(), total.errors(), total.late(), total.connectFailures(), round(seconds),
+                total.bad(), total.errors(), total.late(), total.unexpected(), total.connectFailures(), round(seconds),
                 round(total.completed() / seconds), round(total.okBytes() / seconds),
                 LatencySummary.of(open ? m.latencies().corrected() : m.latencies().service()), facts.latencyKind(),
                 open ? LatencySummary.of(m.latencies().service()) : null, LatencySummary.of(m.latencies().connect()),
@@ -53,8 +53,9 @@ public final class Summaries {
                     Math.round(lane.ok() / laneSeconds * 10) / 10.0, LatencySummary.of(lane.latency())));
         }
         boolean open = facts.latencyKind().equals("corrected");
-        return new RpcSummary(command, target, facts.io(), requests, clients, inFlight, total.completed(), total.ok(),
-                total.bad(), total.errors(), round(seconds), round(total.ok() / seconds),
+        // Received: the answers that came, verified or not; a call that got none is an error, not among them.
+        return new RpcSummary(command, target, facts.io(), requests, clients, inFlight, total.ok() + total.bad(),
+                total.ok(), total.bad(), total.errors(), round(seconds), round(total.ok() / seconds),
                 LatencySummary.of(open ? m.latencies().corrected() : m.latencies().service()), facts.latencyKind(),
                 steps, rows, server,
                 facts.firstError(), facts.firstBad());

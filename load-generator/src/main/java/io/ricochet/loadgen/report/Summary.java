@@ -3,7 +3,8 @@ package io.ricochet.loadgen.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * The end of a run, in the columns of the reference reports. {@code requests} = ok + bad + errors.
+ * The end of a run, in the columns of the reference reports. {@code requests} = ok + bad + errors; {@code unexpected}
+ * counts frames the server sent that answered no request, apart from them (they never count toward {@code qps}).
  * {@code latencyKind} is {@code corrected} (open loop, from the intended send time; the service time
  * from the actual send is in {@code serviceLatencyUs}) or {@code closed_loop}. {@code handshakeTimeUs}
  * (TLS handshakes, from the TCP connect to the handshake's end) and {@code handshakeFailures} are
@@ -22,6 +23,7 @@ public record Summary(
         long bad,
         long errors,
         long late,
+        long unexpected,
         long connectFailures,
         double durationS,
         double qps,

@@ -49,6 +49,10 @@ public final class SummaryTable {
             out.printf(Locale.ROOT, "cross-check: server frames.sent grew by %.0f%s, client ok %d%s%n",
                     s.server().framesSent(), ServerLines.summed(s.server()), s.ok(), s.late() > 0 ? ", late " + s.late() : "");
         }
+        if (s.unexpected() > 0) {
+            out.println("unexpected: " + s.unexpected() + (s.unexpected() == 1 ? " frame" : " frames")
+                    + " that answered no request, not counted as requests");
+        }
         if (s.firstError() != null) {
             out.println("first error: " + s.firstError());
         }

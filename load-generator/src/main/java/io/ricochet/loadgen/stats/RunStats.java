@@ -26,6 +26,11 @@ public final class RunStats {
     public final LongAdder bad = new LongAdder();
     public final LongAdder errors = new LongAdder();
     public final LongAdder late = new LongAdder();
+    /**
+     * Frames the server sent that answer no request (none was outstanding on their connection): counted here, never
+     * as requests, and reported.
+     */
+    public final LongAdder unexpected = new LongAdder();
     public final LongAdder okBytes = new LongAdder();
     public final LongAdder connectFailures = new LongAdder();
     public final LongAdder connectsEstablished = new LongAdder();
@@ -141,6 +146,7 @@ public final class RunStats {
         bad.reset();
         errors.reset();
         late.reset();
+        unexpected.reset();
         okBytes.reset();
         unansweredEnds.reset();
         firstFailure.set(null);
@@ -153,26 +159,31 @@ public final class RunStats {
 
     /** A consistent-enough read of the counters for one interval row. */
     public Counts counts() {
-        return new Counts(sent.sum(), ok.sum(), bad.sum(), errors.sum(), late.sum(), okBytes.sum(),
+        return new Counts(sent.sum(), ok.sum(), bad.sum(), errors.sum(), late.sum(), unexpected.sum(), okBytes.sum(),
                 connectsEstablished.sum(), connectFailures.sum());
     }
 
-    /** Counter values at one moment; {@link #minus} gives an interval's, {@link #plus} adds intervals up. */
-    public record Counts(long sent, long ok, long bad, long errors, long late, long okBytes, long connects,
-            long connectFailures) {
-        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0);
+    /**
+     * Counter values at one moment; {@link #minus} gives an interval's, {@link #plus} adds intervals up.
+     * {@code unexpected} frames answered no request, so they are not among the {@link #completed} ones.
+     */
+    public record Counts(long sent, long ok, long bad, long errors, long late, long unexpected, long okBytes,
+            long connects, long connectFailures) {
+        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         public Counts minus(Counts o) {
             return new Counts(sent - o.sent, ok - o.ok, bad - o.bad, errors - o.errors, late - o.late,
-                    okBytes - o.okBytes, connects - o.connects, connectFailures - o.connectFailures);
+                    unexpected - o.unexpected, okBytes - o.okBytes, connects - o.connects,
+                    connectFailures - o.connectFailures);
         }
 
         public Counts plus(Counts o) {
             return new Counts(sent + o.sent, ok + o.ok, bad + o.bad, errors + o.errors, late + o.late,
-                    okBytes + o.okBytes, connects + o.connects, connectFailures + o.connectFailures);
+                    unexpected + o.unexpected, okBytes + o.okBytes, connects + o.connects,
+                    connectFailures + o.connectFailures);
         }
 
-        /** Requests that ended: verified, bad, or failed. */
+        /** Requests that ended: verified, bad, or failed; frames that answered none are not among them. */
         public long completed() {
             return ok + bad + errors;
         }

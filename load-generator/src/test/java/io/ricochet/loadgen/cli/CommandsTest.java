@@ -213,7 +213,7 @@ class CommandsTest {
     void reportRedrawsThePageOfADirectoryAndRefusesOneWithoutASummary(@TempDir Path dir) throws Exception {
         Cli.Result missing = Cli.run("report", dir.toString());
         assertEquals(ExitCodes.USAGE, missing.exit());
-        assertTrue(missing.err().contains("it has no summary.json"), missing.err());
+        assertTrue(missing.err().contains("no summary.json, nor intervals.csv to rebuild one from"), missing.err());
         assertEquals(1, missing.err().strip().lines().count(), "one line: " + missing.err());
         Cli.Result run = Cli.run("rr", "--duration", "1s", "--report", dir.toString());
         assertEquals(0, run.exit(), run.err());
@@ -222,6 +222,31 @@ class CommandsTest {
         assertEquals(0, again.exit(), again.err());
         assertEquals(dir.resolve("report.html").toAbsolutePath().toString(), again.out().strip());
         assertTrue(java.nio.file.Files.size(dir.resolve("report.html")) > 10_000);
+    }
+
+    /**
+     * A run killed with SIGKILL writes no summary.json: report rebuilds one from the intervals and .hlog logs it
+     * appended as it went, says so on stderr, and draws the page ({@code StopSignalIT} kills a real one).
+     */
+    @Test
+    void reportRebuildsTheSummaryOfARunThatDidNotFinish(@TempDir Path dir) throws Exception {
+        Cli.Result run = Cli.run("rr", "--duration", "1s", "--interval", "250ms", "--report", dir.toString(), "--json");
+        assertEquals(0, run.exit(), run.err());
+        // What a killed run leaves: its appended files, not the ones written at its end.
+        Files.delete(dir.resolve("summary.json"));
+        Files.delete(dir.resolve("report.html"));
+        long ok = run.json().get("ok").asLong();
+        int intervals = Files.readAllLines(dir.resolve("intervals.csv")).size() - 1;
+
+        Cli.Result report = Cli.run("report", dir.toString());
+        assertEquals(0, report.exit(), report.err());
+        assertEquals(dir.resolve("report.html").toAbsolutePath().toString(), report.out().strip());
+        assertEquals("summary.json missing (run did not finish): rebuilt from " + intervals
+                + " intervals and latency.hlog", report.err().strip());
+        String page = Files.readString(dir.resolve("report.html"));
+        assertTrue(page.contains("\"ok\" : " + ok + ","), "the rebuilt ok is the run's: " + ok);
+        assertTrue(page.contains("rebuilt from " + intervals + " intervals"), "the page says it was rebuilt");
+        assertTrue(!Files.exists(dir.resolve("summary.json")), "no summary.json is made up");
     }
 
     @Test

@@ -51,7 +51,7 @@ class EchoCommandTest {
         assertEquals(4, config.get("connections").asInt());
 
         List<String> rows = Files.readAllLines(dir.resolve("intervals.csv"));
-        assertEquals("time_s,connections,requests,ok,bad,errors,qps,p50_us,p99_us,max_us,server_cpu,server_rss_bytes",
+        assertEquals("time_s,connections,requests,ok,bad,errors,unexpected,qps,p50_us,p99_us,max_us,server_cpu,server_rss_bytes",
                 rows.get(0));
         long okSum = rows.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[3])).sum();
         assertEquals(s.get("ok").asLong(), okSum, "the intervals add up to the total");

@@ -1,12 +1,18 @@
 package io.ricochet.loadgen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ricochet.echo.ReverseEchoHandler;
+import io.ricochet.transport.FrameHandler;
 import io.ricochet.transport.RicochetServer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A run that cannot measure anything ends early and says why: the first error names the cause in the user's terms
@@ -57,6 +63,38 @@ class FailureReasonsTest {
             assertEquals("no reply within --timeout 300ms", r.json().get("first_error").asText(), r.out());
             assertTrue(r.json().get("duration_s").asDouble() < 60, r.out());
         }
+    }
+
+    /**
+     * An echo server that stops gracefully mid-run, after answering right, closes its connections with the requests
+     * then in flight unanswered: the first error says it answered and asks whether it shut down, rather than whether
+     * it speaks the protocol at all.
+     */
+    @Test
+    @Timeout(90)
+    void aServerThatShutsDownAfterGoodRepliesIsAskedWhetherItShutDown() throws Exception {
+        CountDownLatch answered = new CountDownLatch(500);
+        FrameHandler echo = new ReverseEchoHandler();
+        RicochetServer server = FaultyServers.start((session, body) -> {
+            echo.onFrame(session, body);
+            answered.countDown();
+        });
+        CompletableFuture<Cli.Result> run;
+        try {
+            run = CompletableFuture.supplyAsync(() -> Cli.run("echo", "--target", FaultyServers.target(server),
+                    "--connections", "2", "--timeout", "1s", "--duration", "60s", "--json"));
+            assertTrue(answered.await(30, TimeUnit.SECONDS), "the server answered");
+        } finally {
+            server.close();
+        }
+        Cli.Result r = run.get(60, TimeUnit.SECONDS);
+        assertEquals(1, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertTrue(s.get("ok").asLong() >= 500, r.out());
+        String error = s.get("first_error").asText();
+        assertTrue(error.matches("the server closed the connection with \\d+ request\\(s\\) unanswered, after \\d+ "
+                + "good repl(y|ies) \\(did it shut down\\?\\)"), error);
+        assertFalse(error.contains("echo port"), error);
     }
 
     @Test

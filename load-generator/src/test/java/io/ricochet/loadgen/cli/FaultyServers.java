@@ -54,6 +54,23 @@ final class FaultyServers {
         };
     }
 
+    /**
+     * Answers each frame correctly, then sends {@code extra} frames nobody asked for, counting the frames it was sent in
+     * {@code received}.
+     */
+    static FrameHandler answersThenSendsUnasked(int extra, AtomicLong received) {
+        return (session, body) -> {
+            received.incrementAndGet();
+            BodyReverser.reverseInPlace(body);
+            session.send(body);
+            for (int i = 0; i < extra; i++) {
+                ByteBuf unasked = session.allocateBody(8);
+                unasked.writeLong(0x756E61736B65640AL);
+                session.send(unasked);
+            }
+        };
+    }
+
     /** Takes every frame and never answers, and owes nothing for it: a stop does not wait for it. */
     static FrameHandler silent() {
         return new FrameHandler() {

@@ -116,13 +116,7 @@ class RpcCommandsTest {
      */
     @Test
     void aServerThatAnswersNoCallEndsTheRunEarlyAndSaysWhy() throws Exception {
-        io.ricochet.rpc.RpcDispatcher methods = new io.ricochet.rpc.RpcDispatcher();
-        methods.register("bench.update", request -> new java.util.concurrent.CompletableFuture<>());
-        try (io.ricochet.rpc.RpcServer silent = io.ricochet.rpc.RpcServer.builder()
-                .config(io.ricochet.testing.TestServers.config(io.ricochet.config.TransportKind.NIO)
-                        .udpPort(io.ricochet.config.ServerConfig.DISABLED)
-                        .shutdownTimeout(java.time.Duration.ofMillis(100)).build())
-                .rpc(io.ricochet.rpc.RpcConfig.builder().build()).dispatcher(methods).build().startAndAwait()) {
+        try (io.ricochet.rpc.RpcServer silent = silentRpcServer()) {
             Cli.Result r = Cli.run("rpc", "--target", "127.0.0.1:" + silent.address().getPort(), "--clients", "2",
                     "--requests", "200", "--timeout", "300ms", "--json");
             assertEquals(1, r.exit(), r.err());
@@ -138,6 +132,46 @@ class RpcCommandsTest {
             assertEquals(0, s.get("received_ok").asLong());
             assertEquals("no reply within --timeout 300ms", s.get("first_error").asText(), "as echo says it");
         }
+    }
+
+    /** {@code received} counts the answers that came; a call that got none is an error, in a column of its own. */
+    @Test
+    void receivedCountsAnswersOnlyAndErrorsHaveAColumnOfTheirOwn() throws Exception {
+        try (io.ricochet.rpc.RpcServer silent = silentRpcServer()) {
+            String target = "127.0.0.1:" + silent.address().getPort();
+            Cli.Result json = Cli.run("rpc", "--target", target, "--clients", "2", "--requests", "20", "--timeout",
+                    "200ms", "--json");
+            assertEquals(1, json.exit(), json.err());
+            JsonNode s = json.json();
+            assertTrue(s.get("errors").asLong() > 0, json.out());
+            assertEquals(0, s.get("received").asLong(), "no answer came: " + json.out());
+            assertEquals(s.get("requests").asLong(), s.get("received").asLong() + s.get("errors").asLong(), json.out());
+
+            Cli.Result table = Cli.run("rpc", "--target", target, "--clients", "2", "--requests", "20", "--timeout",
+                    "200ms");
+            assertEquals(1, table.exit(), table.err());
+            List<String> lines = table.out().lines().toList();
+            int header = 0;
+            while (header < lines.size() && !lines.get(header).contains("received_ok")) {
+                header++;
+            }
+            assertTrue(header + 1 < lines.size(), table.out());
+            List<String> names = List.of(lines.get(header).trim().split("\\s+"));
+            List<String> cells = List.of(lines.get(header + 1).trim().split("\\s+"));
+            assertEquals("0", cells.get(names.indexOf("received")), table.out());
+            assertTrue(Long.parseLong(cells.get(names.indexOf("errors"))) > 0, table.out());
+        }
+    }
+
+    /** An RPC server whose bench.update never answers; it owes nothing at its stop. */
+    private static io.ricochet.rpc.RpcServer silentRpcServer() {
+        io.ricochet.rpc.RpcDispatcher methods = new io.ricochet.rpc.RpcDispatcher();
+        methods.register("bench.update", request -> new java.util.concurrent.CompletableFuture<>());
+        return io.ricochet.rpc.RpcServer.builder()
+                .config(io.ricochet.testing.TestServers.config(io.ricochet.config.TransportKind.NIO)
+                        .udpPort(io.ricochet.config.ServerConfig.DISABLED)
+                        .shutdownTimeout(java.time.Duration.ofMillis(100)).build())
+                .rpc(io.ricochet.rpc.RpcConfig.builder().build()).dispatcher(methods).build().startAndAwait();
     }
 
     @Test

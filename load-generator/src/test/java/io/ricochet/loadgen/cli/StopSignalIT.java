@@ -64,6 +64,29 @@ class StopSignalIT {
         }
     }
 
+    /** SIGKILL leaves no summary.json; report rebuilds one from the intervals and logs the run appended as it went. */
+    @Test
+    void sigkillMidRunLeavesWhatReportRebuildsTheSummaryFrom(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("report");
+        Process run = start(dir, "echo", "--duration", "60s", "--interval", "200ms", "--report", report.toString());
+        try {
+            Path intervals = report.resolve("intervals.csv");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.isRegularFile(intervals)
+                    && Files.readAllLines(intervals).size() > 3);
+            run.destroyForcibly(); // SIGKILL
+            assertTrue(run.waitFor(30, TimeUnit.SECONDS), "still running after SIGKILL");
+        } finally {
+            run.destroyForcibly();
+        }
+        assertTrue(!Files.exists(report.resolve("summary.json")), "a killed run wrote no summary");
+        Cli.Result redrawn = Cli.run("report", report.toString());
+        assertEquals(0, redrawn.exit(), redrawn.err());
+        assertTrue(redrawn.err().startsWith("summary.json missing (run did not finish): rebuilt from "), redrawn.err());
+        assertTrue(redrawn.err().contains(" intervals and latency.hlog"), redrawn.err());
+        assertEquals(report.resolve("report.html").toAbsolutePath().toString(), redrawn.out().strip());
+        assertTrue(Files.readString(report.resolve("report.html")).contains("summary.json missing"));
+    }
+
     @Test
     void ctrlCStopsASweepAfterItsCurrentStepAndExits130(@TempDir Path dir) throws Exception {
         Path report = dir.resolve("report");

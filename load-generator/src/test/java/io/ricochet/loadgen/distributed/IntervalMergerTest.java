@@ -118,10 +118,10 @@ class IntervalMergerTest {
         handshake.recordValue(900);
         add(merger, FakeWorker.report(0, 0).setSent(12).setOk(10).setErrors(1).setLate(1).setConnects(3)
                 .setConnectFailures(2).setHandshake(HistogramCodec.encode(handshake)).setHandshakeFailures(1).build());
-        add(merger, FakeWorker.report(1, 0).setSent(8).setOk(7).setBad(1).setConnects(1).build());
+        add(merger, FakeWorker.report(1, 0).setSent(8).setOk(7).setBad(1).setUnexpected(3).setConnects(1).build());
         assertTrue(merger.timesHandshakes());
         Interval merged = merger.poll(Set.of(0, 1), 0, Long.MAX_VALUE, false).toInterval(merger.timesHandshakes());
-        assertEquals(new RunStats.Counts(20, 17, 1, 1, 1, 0, 4, 2), merged.delta());
+        assertEquals(new RunStats.Counts(20, 17, 1, 1, 1, 3, 0, 4, 2), merged.delta());
         assertEquals(1, merged.handshake().getTotalCount());
         assertEquals(1, merged.handshakeFailures());
     }

@@ -19,7 +19,7 @@ class WorkerSummariesTest {
 
     @Test
     void aSummaryAndItsJsonGiveTheSameTypedForm() throws Exception {
-        Summary echo = new Summary("echo", "127.0.0.1:7000", "tcp", "epoll", 10, 4, 9, 1, 0, 0, 0, 1.5, 6.7, 100.0,
+        Summary echo = new Summary("echo", "127.0.0.1:7000", "tcp", "epoll", 10, 4, 9, 1, 0, 0, 0, 0, 1.5, 6.7, 100.0,
                 LATENCY, "corrected", LATENCY, LATENCY, LATENCY, 0L, "TLSv1.3 (openssl client)", null, null, "oops",
                 "connection 3 request 7: not reversed");
         WorkerSummary typed = WorkerSummaries.of(echo);
@@ -33,7 +33,7 @@ class WorkerSummariesTest {
     /** A QUIC crr worker's 0-RTT counts reach the controller, from the summary or its JSON alike. */
     @Test
     void earlyDataCountsAreCarried() throws Exception {
-        Summary crr = new Summary("crr", "127.0.0.1:7443", "quic", "epoll", 10, 1, 10, 0, 0, 0, 0, 1.0, 10.0, 640.0,
+        Summary crr = new Summary("crr", "127.0.0.1:7443", "quic", "epoll", 10, 1, 10, 0, 0, 0, 0, 0, 1.0, 10.0, 640.0,
                 LATENCY, "closed_loop", null, LATENCY, null, null, null, new Summary.EarlyData(9, 11), null, null, null);
         WorkerSummary typed = WorkerSummaries.of(crr);
         assertEquals(typed, WorkerSummaries.fromJson(ReportWriter.JSON.readTree(ReportWriter.JSON.writeValueAsString(crr))));

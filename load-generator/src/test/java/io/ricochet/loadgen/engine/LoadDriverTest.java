@@ -42,7 +42,7 @@ class LoadDriverTest {
         @Override
         public RunStats.Counts counts() {
             sent += 10;
-            return new RunStats.Counts(sent, sent, 0, 0, 0, sent * 64, 0, 0);
+            return new RunStats.Counts(sent, sent, 0, 0, 0, 0, sent * 64, 0, 0);
         }
 
         @Override

@@ -43,9 +43,9 @@ class GeneratorMetricsTest {
     @Test
     void countersAddUpTheIntervalsAndTheGaugeIsTheLastOne() {
         GeneratorMetrics metrics = new GeneratorMetrics();
-        metrics.accept(interval(10, new RunStats.Counts(100, 90, 2, 3, 0, 5_760, 10, 1), values(80), null,
+        metrics.accept(interval(10, new RunStats.Counts(100, 90, 2, 3, 0, 0, 5_760, 10, 1), values(80), null,
                 values(300)));
-        metrics.accept(interval(7, new RunStats.Counts(50, 40, 0, 1, 0, 2_560, 0, 2), values(90), null, values()));
+        metrics.accept(interval(7, new RunStats.Counts(50, 40, 0, 1, 0, 0, 2_560, 0, 2), values(90), null, values()));
         String text = scrape(metrics);
         assertEquals(150, value(text, "ricochet_loadgen_requests_sent_total"));
         assertEquals(130, value(text, "ricochet_loadgen_replies_total{result=\"ok\"}"));

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class IntervalReporterTest {
 
     private static Interval interval(Histogram latency) {
-        return new Interval(3, 4.0, 1_000, 1_500, 100, new RunStats.Counts(1_200, 1_000, 150, 50, 0, 64_000, 0, 0),
+        return new Interval(3, 4.0, 1_000, 1_500, 100, new RunStats.Counts(1_200, 1_000, 150, 50, 0, 0, 64_000, 0, 0),
                 latency, null, null, null, 0);
     }
 
@@ -51,7 +51,7 @@ class IntervalReporterTest {
 
     @Test
     void eachKindOfRunHasItsOwnLine() {
-        IntervalRow row = new IntervalRow(2.0, 8, 10, 9, 1, 0, 5.0, 120, 1_500, 2_000, Double.NaN, Double.NaN);
+        IntervalRow row = new IntervalRow(2.0, 8, 10, 9, 1, 0, 0, 5.0, 120, 1_500, 2_000, Double.NaN, Double.NaN);
         Interval data = interval(latency());
         assertEquals(String.format("[   2.0s] received 1,234/5,000  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
                 ProgressLine.counted(() -> 1_234, 5_000).format(data, row));
@@ -59,6 +59,9 @@ class IntervalReporterTest {
                 ProgressLine.merged(3, 4).format(data, row));
         assertEquals(String.format("[   2.0s/6.0s] connections 8  qps 5  p50 120us  p99 1,500us  errors 0  bad 1%n"),
                 ProgressLine.timed(Duration.ofSeconds(6)).format(data, row));
+        IntervalRow unasked = new IntervalRow(2.0, 8, 10, 9, 1, 0, 4, 5.0, 120, 1_500, 2_000, Double.NaN, Double.NaN);
+        assertEquals(String.format("[   2.0s/6.0s] connections 8  qps 5  p50 120us  p99 1,500us  errors 0  bad 1  "
+                + "unexpected 4%n"), ProgressLine.timed(Duration.ofSeconds(6)).format(data, unasked));
         // 1,200 sent and 1,000 received in the interval's own 500 ms.
         assertEquals(String.format("[   2.0s/6.0s] sent 2,400 pps  received 2,000 pps  bad 7%n"),
                 ProgressLine.stream(Duration.ofSeconds(6), () -> 7).format(data, row));
@@ -66,8 +69,8 @@ class IntervalReporterTest {
 
     @Test
     void connectFailuresOfTheIntervalEndTheLineWithTheLastReason() {
-        IntervalRow row = new IntervalRow(2.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, Double.NaN);
-        Interval failing = new Interval(1, 2.0, 1_000, 2_000, 0, new RunStats.Counts(0, 0, 0, 0, 0, 0, 0, 12),
+        IntervalRow row = new IntervalRow(2.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, Double.NaN);
+        Interval failing = new Interval(1, 2.0, 1_000, 2_000, 0, new RunStats.Counts(0, 0, 0, 0, 0, 0, 0, 0, 12),
                 latency(), null, null, null, 0);
         assertEquals(String.format("[   2.0s/6.0s] connections 0  qps 0  p50 0us  p99 0us  errors 0  bad 0  "
                 + "connect failures 12 (cannot connect to 127.0.0.1:1: connection refused)%n"),

@@ -72,7 +72,7 @@ class ReportWriterTest {
     @Test
     void intervalsCsvKeepsEachFigureToItsMeaningAndLeavesUnmeasuredCellsEmpty(@TempDir Path dir) throws Exception {
         try (ReportWriter report = new ReportWriter(dir, Map.of("latency_kind", "closed_loop"), 0)) {
-            report.interval(new IntervalRow(1.0004567, 10, 100, 99, 0, 1, 99.96, 120, 900, 1500, Double.NaN, Double.NaN),
+            report.interval(new IntervalRow(1.0004567, 10, 100, 99, 0, 1, 0, 99.96, 120, 900, 1500, Double.NaN, Double.NaN),
                     new Interval(0, 1, 0, 1000, 10, io.ricochet.loadgen.stats.RunStats.Counts.ZERO,
                             io.ricochet.loadgen.stats.RunStats.newHistogram(), null, null, null, 0));
         }

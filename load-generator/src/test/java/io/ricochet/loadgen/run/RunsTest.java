@@ -45,7 +45,7 @@ class RunsTest {
             @Override
             public RunStats.Counts counts() {
                 sent += 10;
-                return new RunStats.Counts(sent, sent, 0, 0, 0, 0, 0, 0);
+                return new RunStats.Counts(sent, sent, 0, 0, 0, 0, 0, 0, 0);
             }
 
             @Override

@@ -33,9 +33,18 @@ public final class HtmlReport {
 
     /** Writes {@code dir/report.html} and returns its path; fails when the directory has no {@code summary.json}. */
     public static Path write(Path dir) {
+        return write(dir, readSummary(dir));
+    }
+
+    /**
+     * Writes {@code dir/report.html} with {@code summary} for the run's (a {@link RebuiltSummary}'s when the run wrote
+     * none), and the directory's other files; returns its path.
+     */
+    public static Path write(Path dir, JsonNode summary) {
         Path out = dir.resolve(FILE);
         try {
-            Files.writeString(out, page(data(dir), "report.js", "Ricochet report: " + title(dir)), StandardCharsets.UTF_8);
+            Files.writeString(out, page(data(dir, summary), "report.js", "Ricochet report: " + title(dir)),
+                    StandardCharsets.UTF_8);
             return out;
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
@@ -44,14 +53,26 @@ public final class HtmlReport {
 
     /** What a page shows of the run in {@code dir}, read from its files; fails when it has no {@code summary.json}. */
     static ObjectNode data(Path dir) {
+        return data(dir, readSummary(dir));
+    }
+
+    private static JsonNode readSummary(Path dir) {
         Path summary = dir.resolve("summary.json");
         if (!Files.isRegularFile(summary)) {
             throw new IllegalArgumentException("report directory " + dir + ": no summary.json");
         }
         try {
+            return ReportWriter.JSON.readTree(summary.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ObjectNode data(Path dir, JsonNode summary) {
+        try {
             ObjectNode data = ReportWriter.JSON.createObjectNode();
             data.put("title", title(dir));
-            data.set("summary", ReportWriter.JSON.readTree(summary.toFile()));
+            data.set("summary", summary);
             Path config = dir.resolve("config.json");
             data.set("config", Files.isRegularFile(config) ? ReportWriter.JSON.readTree(config.toFile())
                     : ReportWriter.JSON.createObjectNode());
@@ -111,8 +132,13 @@ public final class HtmlReport {
     private static ArrayNode rows(Path csv) throws IOException {
         ArrayNode rows = ReportWriter.JSON.createArrayNode();
         CsvSchema schema = CsvSchema.emptySchema().withHeader();
+        WholeLines lines = WholeLines.of(csv);
+        if (lines.isEmpty()) {
+            return rows;
+        }
+        // A row a kill cut short is left out.
         try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class).with(schema)
-                .readValues(csv.toFile())) {
+                .readValues(lines.stream())) {
             while (it.hasNext()) {
                 ObjectNode row = rows.addObject();
                 for (Map.Entry<String, String> cell : it.next().entrySet()) {

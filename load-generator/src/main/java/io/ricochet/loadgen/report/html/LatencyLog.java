@@ -25,7 +25,8 @@ final class LatencyLog {
     /** {@code hlog}'s intervals, timed from {@code startMillis} (the run's start, as the log's base time says). */
     static ObjectNode read(Path hlog) throws IOException {
         Series series = new Series();
-        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+        // A line a kill cut short is left out.
+        try (HistogramLogReader reader = new HistogramLogReader(WholeLines.of(hlog).stream())) {
             EncodableHistogram next;
             while ((next = reader.nextIntervalHistogram()) != null) {
                 if (next instanceof Histogram h) {

@@ -25,6 +25,7 @@ public record Threshold(String expression, String metric, Op op, double value) {
             Map.entry("mean", Kind.LATENCY), Map.entry("qps", Kind.COUNT), Map.entry("requests", Kind.COUNT),
             Map.entry("ok", Kind.COUNT), Map.entry("errors", Kind.COUNT), Map.entry("bad", Kind.COUNT),
             Map.entry("connect_failures", Kind.COUNT), Map.entry("late", Kind.COUNT),
+            Map.entry("unexpected", Kind.COUNT),
             Map.entry("error_rate", Kind.FRACTION), Map.entry("loss", Kind.FRACTION));
 
     public enum Op {

@@ -18,6 +18,9 @@
   root.appendChild(el("div", { "class": "sub" }, data.title + (merged.io ? " · client I/O " + merged.io : "")
     + (s.workers ? " · " + s.workers + " workers (" + s.executor + ")" : "")));
 
+  // A run that did not finish: its summary was rebuilt from the intervals, and says from what.
+  if (s.reconstructed) root.appendChild(el("div", { "class": "sub" }, s.reconstructed));
+
   // Headline figures.
   var headline = [];
   if (merged.qps !== undefined) headline.push({ label: "QPS", value: num(merged.qps, 0) });
@@ -27,6 +30,8 @@
   ["bad", "errors", "connect_failures"].forEach(function (k) {
     if (merged[k] !== undefined) headline.push({ label: k.replace("_", " "), value: num(merged[k], 0), bad: merged[k] > 0 });
   });
+  // Frames that answered no request: not among the requests, shown when there were any.
+  if (merged.unexpected) headline.push({ label: "unexpected", value: num(merged.unexpected, 0), bad: true });
   var lat = merged.latency_us;
   if (lat) {
     headline.push({ label: "p50", value: us(lat.p50) });
