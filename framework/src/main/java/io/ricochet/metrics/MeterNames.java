@@ -25,8 +25,11 @@ public final class MeterNames {
     /** Counter, failed accepts on a TCP listener. Tags: the listener's ({@link #TAG_NAME}, {@link #TAG_PROTOCOL}, {@link #TAG_ROLE}, {@link #TAG_IO}). */
     public static final String ACCEPT_ERRORS = "ricochet.accept.errors";
     /**
-     * Counter, valid datagrams dropped without a reply. Tags: the listener's, and {@link #TAG_REASON}
-     * ({@code session_limit}: from a new peer while the session table is full).
+     * Counter, datagrams dropped: received and not answered, or (QUIC) not sent. Tags: the listener's, and
+     * {@link #TAG_REASON}: {@code session_limit} (UDP: valid, from a new peer while the session table is full);
+     * {@code short_initial} (QUIC: under 1,200 bytes and opening a connection); {@code unvalidated_limit} (QUIC: an
+     * Initial from a new address while as many as may be await validation); {@code amplification_limit} (QUIC: not
+     * sent, as it would take an address not yet validated past three times what it sent).
      */
     public static final String DATAGRAMS_DROPPED = "ricochet.datagrams.dropped";
     /** Counter, malformed input. Tags: the listener's, and {@link #TAG_KIND}. */

@@ -31,4 +31,19 @@ public interface TransportCounters {
     /** A valid datagram from a new peer, dropped because every session place was taken. */
     default void droppedAtSessionLimit() {
     }
+
+    /** A datagram under 1,200 bytes that would open a QUIC connection, dropped unanswered (RFC 9000, 14.1). */
+    default void droppedShortInitial() {
+    }
+
+    /** A QUIC Initial from a new address, dropped because as many addresses as may be are awaiting validation. */
+    default void droppedAtUnvalidatedLimit() {
+    }
+
+    /**
+     * A datagram not sent: it would have taken what the server sent an address it has not validated past three times
+     * what it received from there (RFC 9000, 8.1).
+     */
+    default void droppedAtAmplificationLimit() {
+    }
 }

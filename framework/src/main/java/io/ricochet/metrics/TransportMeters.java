@@ -24,6 +24,9 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
     private final Counter bytesSent;
     private final Counter acceptErrors;
     private final Counter droppedAtSessionLimit;
+    private final Counter droppedShortInitial;
+    private final Counter droppedAtUnvalidatedLimit;
+    private final Counter droppedAtAmplificationLimit;
     private final Counter[] closed = new Counter[CloseReason.values().length];
     private final Counter[] protocolErrors = new Counter[ProtocolErrorKind.values().length];
 
@@ -42,8 +45,10 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
         bytesSent = counter(MeterNames.BYTES_SENT, tags, "Bytes of frames written");
         acceptErrors = counter(MeterNames.ACCEPT_ERRORS, tags,
                 "Failed accepts (descriptors exhausted, say); each pauses accepting for a second");
-        droppedAtSessionLimit = counter(MeterNames.DATAGRAMS_DROPPED, tags.and(MeterNames.TAG_REASON, "session_limit"),
-                "Valid datagrams dropped without reply, by reason");
+        droppedAtSessionLimit = dropped(tags, "session_limit");
+        droppedShortInitial = dropped(tags, "short_initial");
+        droppedAtUnvalidatedLimit = dropped(tags, "unvalidated_limit");
+        droppedAtAmplificationLimit = dropped(tags, "amplification_limit");
         for (CloseReason reason : CloseReason.values()) {
             closed[reason.ordinal()] = counter(MeterNames.CONNECTIONS_CLOSED, tags.and(MeterNames.TAG_REASON, reason.tag()),
                     "Connections or sessions ended, by reason");
@@ -67,6 +72,11 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
         synchronized (registry) {
             return new TransportMeters(registry, tags, active);
         }
+    }
+
+    private Counter dropped(Tags tags, String reason) {
+        return counter(MeterNames.DATAGRAMS_DROPPED, tags.and(MeterNames.TAG_REASON, reason),
+                "Datagrams dropped: received and not answered, or not sent, by reason");
     }
 
     private Counter counter(String meterName, Tags tags, String description) {
@@ -114,6 +124,21 @@ public final class TransportMeters implements TransportCounters, AutoCloseable {
     @Override
     public void droppedAtSessionLimit() {
         droppedAtSessionLimit.increment();
+    }
+
+    @Override
+    public void droppedShortInitial() {
+        droppedShortInitial.increment();
+    }
+
+    @Override
+    public void droppedAtUnvalidatedLimit() {
+        droppedAtUnvalidatedLimit.increment();
+    }
+
+    @Override
+    public void droppedAtAmplificationLimit() {
+        droppedAtAmplificationLimit.increment();
     }
 
     /** Removes every meter from the registry. Counting into the removed meters afterwards is harmless. */

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicConnectionIdGenerator;
 import io.netty.handler.codec.quic.QuicServerCodecBuilder;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicTokenHandler;
@@ -16,6 +17,7 @@ import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.metrics.TransportCounters;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +55,18 @@ final class QuicListener {
         }
     };
 
+    /**
+     * Client addresses awaiting validation held at once ({@link UnvalidatedAddresses}), about 200 bytes each; not
+     * tied to {@code maxConnections}, which may be unbounded.
+     */
+    static final int MAX_UNVALIDATED_ADDRESSES = 65_536;
+    /**
+     * How long past a connection's idle timeout its address's count outlives its last datagram. quiche's idle timer is
+     * at least three probe timeouts, about 3 s before any round trip is measured.
+     */
+    static final Duration UNVALIDATED_GRACE = Duration.ofSeconds(5);
+
+    private final TransportCounters counters;
     private final ServerConfig config;
     private final ConnectionRegistry connections;
     private final ConnectionRegistry streams;
@@ -63,6 +77,7 @@ final class QuicListener {
 
     QuicListener(ServerConfig config, QuicSslContext tls, Supplier<FrameHandler> handlers, TransportCounters counters,
             PipelineCustomizer customizer) {
+        this.counters = counters;
         this.config = config;
         this.tls = tls;
         this.connections = new ConnectionRegistry(config.maxConnections());
@@ -87,10 +102,13 @@ final class QuicListener {
                 }
             }
         };
+        QuicAmplificationLimiter limiter = new QuicAmplificationLimiter(new UnvalidatedAddresses(
+                MAX_UNVALIDATED_ADDRESSES, config.idleTimeout().plus(UNVALIDATED_GRACE), System::nanoTime), counters,
+                config.quicRetry());
         Bootstrap bootstrap = QuicConnector.datagramBootstrap(loop, transport)
                 .option(ChannelOption.SO_RCVBUF, config.udpSocketBuffer())
                 .option(ChannelOption.SO_SNDBUF, config.udpSocketBuffer())
-                .handler(new QuicServerCodecBuilder()
+                .handler(limiter.between(new QuicInitialSizeHandler(counters), new QuicServerCodecBuilder()
                         .sslContext(tls)
                         .maxRecvUdpPayloadSize(QuicConnector.MAX_UDP_PAYLOAD)
                         .maxIdleTimeout(idleMillis, TimeUnit.MILLISECONDS)
@@ -99,16 +117,19 @@ final class QuicListener {
                         .initialMaxStreamDataBidirectionalLocal(QuicConnector.STREAM_WINDOW)
                         .initialMaxStreamsBidirectional(MAX_STREAMS_PER_CONNECTION)
                         .initialMaxStreamsUnidirectional(0)
-                        // Without Retry, RFC 9000's limit of three times what a client sent still bounds what an
-                        // unvalidated address can be sent; with it, no connection exists before the address is shown.
+                        // Without Retry, the limiter holds an unvalidated address to RFC 9000's three times what it
+                        // sent; with it, no connection exists before the address is shown.
                         .tokenHandler(config.quicRetry() ? new RetryTokens(System::nanoTime) : NO_RETRY)
-                        .handler(admission)
+                        // Random, not Netty's default HMAC of the ID the client chose: anyone could learn that for an
+                        // ID of their choosing, while a client that uses ours shows it receives at its address.
+                        .connectionIdAddressGenerator(QuicConnectionIdGenerator.randomGenerator())
+                        .handler(limiter.watching(admission))
                         .streamOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                         // A stream's replies pause its reading at the config's watermarks, as a TCP connection's do.
                         .streamOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                                 config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
                         .streamHandler(streamInitializer)
-                        .build());
+                        .build()));
         if (config.reusePort()) {
             bootstrap.option(transport.reusePortOption(), true);
         }

@@ -13,10 +13,12 @@ import java.time.Instant;
  * as PEM files in a test's directory.
  */
 public record TestCertificates(Path caCertificate, DevCertificates.PemFiles server) {
+    /** The CA's common name, which its certificates' issuer names. */
+    public static final String CA_NAME = "Ricochet test CA";
 
     public static TestCertificates issue(Path dir) throws IOException {
         Instant now = Instant.now();
-        DevCertificates.Issued ca = DevCertificates.certificateAuthority("Ricochet test CA", now.minusSeconds(3600),
+        DevCertificates.Issued ca = DevCertificates.certificateAuthority(CA_NAME, now.minusSeconds(3600),
                 now.plusSeconds(86_400));
         DevCertificates.PemFiles server = DevCertificates.issue(ca, "localhost", now.minusSeconds(3600),
                 now.plusSeconds(86_400)).write(dir, "server");

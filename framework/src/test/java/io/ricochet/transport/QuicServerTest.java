@@ -19,11 +19,14 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
+import io.ricochet.testing.QuicPackets;
 import io.ricochet.testing.QuicTestClient;
 import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestCertificates;
 import io.ricochet.tls.ClientTlsConfig;
+import io.ricochet.tls.DevCertificates;
 import io.ricochet.tls.QuicResumption;
+import io.ricochet.tls.ServerTlsConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -31,8 +34,12 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -60,12 +67,13 @@ class QuicServerTest {
     static QuicSslContext tls;
     static QuicSslContext tlsWithEarlyData;
     static Path caFile;
+    static TestCertificates certificates;
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeAll
     static void certificate() throws IOException {
-        TestCertificates certificates = TestCertificates.issue(dir);
+        certificates = TestCertificates.issue(dir);
         tls = certificates.serverQuic();
         tlsWithEarlyData = certificates.serverQuic(true);
         caFile = certificates.caCertificate();
@@ -271,6 +279,118 @@ class QuicServerTest {
                 await().atMost(WAIT).until(() -> server.activeQuicConnections() == 1);
             }
         }
+    }
+
+    /**
+     * RFC 9000, 14.1: a server drops an Initial in a datagram under 1,200 bytes. Answered, the client's Initial without
+     * its padding (about 265 bytes) came back three times over (or as a Retry) to whatever address it named. The same
+     * socket's full-size Initial, sent next, is answered: the server read on past the short one.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anInitialInADatagramUnder1200BytesIsDroppedUnanswered(boolean retry) throws Exception {
+        byte[] whole = capturedInitial();
+        byte[] cut = Arrays.copyOf(whole, QuicPackets.length(whole));
+        byte[] full = capturedInitial();
+        try (RicochetServer server = start(config().quicRetry(retry));
+                DatagramChannel spoofer = loopbackDatagramChannel()) {
+            spoofer.send(ByteBuffer.wrap(cut), server.quicAddress());
+            spoofer.send(ByteBuffer.wrap(full), server.quicAddress());
+            List<byte[]> answers = new ArrayList<>();
+            await().atMost(WAIT).until(() -> answersTo(receiveAll(spoofer, answers), full) > 0);
+            receiveAll(spoofer, answers);
+            assertTrue(cut.length < 1200, "cut to " + cut.length + " bytes");
+            assertEquals(0, answersTo(answers, cut), "datagrams answering a " + cut.length + "-byte Initial");
+            assertEquals(1.0, Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_PROTOCOL, "quic",
+                    MeterNames.TAG_REASON, "short_initial"));
+        }
+    }
+
+    /**
+     * RFC 9000, 8.1: until it has validated an address, the server sends it at most three times what it received from
+     * there, retransmissions included. One client Initial from an address that never answers, as from a spoofer:
+     * quiche pads the datagrams carrying its Initials to 1,200 bytes without counting the padding, and its probes 5 s
+     * on took the reply past 3 times (5.26 times by 12 s, 6.56 by 40 s with this certificate). The limiter withholds
+     * what would pass 3 times; the test ends at the first datagram withheld, or passed.
+     */
+    @Test
+    void anAddressThatNeverAnswersIsSentAtMostThreeTimesWhatItSent() throws Exception {
+        byte[] initial = capturedInitial();
+        long limit = 3L * initial.length;
+        try (RicochetServer server = start(config());
+                DatagramChannel spoofer = loopbackDatagramChannel()) {
+            spoofer.send(ByteBuffer.wrap(initial), server.quicAddress());
+            List<byte[]> answers = new ArrayList<>();
+            // quiche's probe timeouts come 1, 2 and 5 s on, as no round trip is measured.
+            await().atMost(Duration.ofSeconds(20)).until(() -> bytes(receiveAll(spoofer, answers)) > limit
+                    || Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_REASON,
+                            "amplification_limit") > 0);
+            receiveAll(spoofer, answers);
+            assertTrue(bytes(answers) <= limit, bytes(answers) + " bytes in " + answers.size()
+                    + " datagrams answered one Initial of " + initial.length);
+            assertTrue(answers.size() > 1, "the first flight, and then retransmissions");
+        }
+    }
+
+    /**
+     * A server flight of several times the client's first datagram (a long certificate chain) goes out three times that,
+     * and the rest as soon as the client answers: its answer is sent to the connection ID the server chose, which
+     * validates its address. Nothing is withheld, so the handshake waits for no retransmission.
+     */
+    @Test
+    void aLongFlightFollowsOnceTheClientAnswersFromItsAddress() throws Exception {
+        Path chain = dir.resolve("long-chain.pem");
+        StringBuilder pem = new StringBuilder(Files.readString(certificates.server().certificate()))
+                .append(Files.readString(certificates.caCertificate()));
+        // More CAs of the same name, each its own certificate: the client trusts any chain, and the server sends it all.
+        Instant now = Instant.now();
+        for (int i = 0; i < 30; i++) {
+            Path ca = DevCertificates.certificateAuthority(TestCertificates.CA_NAME, now.minusSeconds(3600),
+                    now.plusSeconds(3600)).write(dir, "ca-" + i).certificate();
+            pem.append(Files.readString(ca));
+        }
+        Files.writeString(chain, pem);
+        QuicSslContext longChain = ServerTlsConfig.builder(chain, certificates.server().privateKey()).build()
+                .buildQuic(Protocol.QUIC_ALPN);
+        try (RicochetServer server = RicochetServer.builder()
+                .config(config().tcpPort(ServerConfig.DISABLED).udpPort(ServerConfig.DISABLED).quicPort(0).build())
+                .handler(new ReverseEcho()).quic(longChain).meterRegistry(registry).build().startAndAwait();
+                QuicTestClient client = QuicTestClient.connect(server.quicAddress(), Protocol.QUIC_ALPN)) {
+            QuicTestClient.Stream stream = client.openStream();
+            stream.write(Frames.encode(2, new byte[] {1, 2}));
+            assertArrayEquals(Frames.encode(2, new byte[] {2, 1}), stream.read(4, WAIT));
+            // PEM is a third over the certificates' size: these are well over 3 × 1,200 bytes.
+            assertTrue(Files.size(chain) > 2 * 3 * 1200, "a chain of " + Files.size(chain) + " bytes");
+            assertEquals(0.0, Meters.count(registry, MeterNames.DATAGRAMS_DROPPED, MeterNames.TAG_REASON,
+                    "amplification_limit"));
+        }
+    }
+
+    private static DatagramChannel loopbackDatagramChannel() throws IOException {
+        DatagramChannel channel = DatagramChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        channel.configureBlocking(false);
+        return channel;
+    }
+
+    /** Adds every datagram waiting on {@code socket} to {@code into}, and returns it. */
+    private static List<byte[]> receiveAll(DatagramChannel socket, List<byte[]> into) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(2048);
+        while (socket.receive(buffer) != null) {
+            into.add(Arrays.copyOf(buffer.array(), buffer.position()));
+            buffer.clear();
+        }
+        return into;
+    }
+
+    private static long bytes(List<byte[]> datagrams) {
+        return datagrams.stream().mapToLong(d -> d.length).sum();
+    }
+
+    /** How many of {@code answers} are sent to the connection ID the client of {@code initial} chose. */
+    private static long answersTo(List<byte[]> answers, byte[] initial) {
+        byte[] client = QuicPackets.sourceConnectionId(initial);
+        return answers.stream().filter(a -> Arrays.equals(QuicPackets.destinationConnectionId(a), client)).count();
     }
 
     /** One request on {@code exchange}, answered with its body reversed. */
