@@ -82,14 +82,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         handshakeDone = ctx.executor().newPromise();
-        handshake = NoiseProtocol.newHandshake(client != null ? HandshakeState.INITIATOR : HandshakeState.RESPONDER);
         if (client != null) {
-            byte[] serverKey = client.serverPublicKey();
-            handshake.getRemotePublicKey().setPublicKey(serverKey, 0);
-        } else {
-            server.keyPair().copyInto(handshake.getLocalKeyPair());
+            handshake = NoiseProtocol.newHandshake(HandshakeState.INITIATOR);
+            handshake.getRemotePublicKey().setPublicKey(client.serverPublicKey(), 0);
+            handshake.start();
         }
-        handshake.start();
         super.handlerAdded(ctx);
         if (ctx.channel().isActive()) {
             begin(ctx);
@@ -123,7 +120,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         }
         while (!failed && in.readableBytes() >= NoiseProtocol.LENGTH_BYTES) {
             int length = in.getUnsignedShort(in.readerIndex());
-            boolean handshaking = handshake != null;
+            boolean handshaking = sealing == null;
             if (handshaking ? length == 0 || length > NoiseProtocol.MAX_HANDSHAKE_MESSAGE
                     : length <= NoiseProtocol.TAG_BYTES) {
                 String why = "noise: a " + (handshaking ? "handshake" : "transport") + " message of " + length + " bytes";
@@ -141,7 +138,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             if (handshaking) {
                 byte[] message = new byte[length];
                 in.readBytes(message);
-                receiveHandshake(ctx, message);
+                if (client != null) {
+                    receiveAnswer(ctx, message);
+                } else {
+                    receiveFirstMessage(ctx, message);
+                }
             } else {
                 ByteBuf plain = open(ctx, in, length);
                 if (plain == null) {
@@ -167,7 +168,8 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         return plain;
     }
 
-    private void receiveHandshake(ChannelHandlerContext ctx, byte[] message) {
+    /** The client's side: the server's answer, checked against the pinned key. */
+    private void receiveAnswer(ChannelHandlerContext ctx, byte[] message) {
         byte[] payload = new byte[message.length];
         int payloadLength;
         try {
@@ -176,37 +178,41 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             }
             payloadLength = handshake.readMessage(message, 0, message.length, payload, 0);
         } catch (GeneralSecurityException | RuntimeException | NoiseException e) {
-            fail(ctx, new NoiseException(client != null
-                    ? "noise handshake failed: the server's answer does not match the pinned key"
-                    : "noise handshake failed: not a client of this key (" + e.getMessage() + ")", e));
+            fail(ctx, new NoiseException("noise handshake failed: the server's answer does not match the pinned key", e));
             return;
         }
-        int keyBytes;
-        if (client != null) {
-            if (payloadLength != 0) {
-                fail(ctx, new NoiseException("noise handshake failed: the server's answer carries " + payloadLength
-                        + " bytes of payload (expected: none)"));
-                return;
-            }
-            sendMode = client.mode();
-            keyBytes = client.keyBytes();
-        } else {
-            NoiseMode mode = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES && payload[0] == NoiseProtocol.VERSION
-                    ? NoiseMode.ofCode(payload[1]) : null;
-            keyBytes = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES ? payload[2] : 0;
-            if (mode == null || keyBytes != 16 && keyBytes != 32) {
-                fail(ctx, new NoiseException("noise handshake failed: the client asked for "
-                        + Arrays.toString(Arrays.copyOf(payload, payloadLength))
-                        + " (expected: version 1, mode 1 or 2, key bytes 16 or 32)"));
-                return;
-            }
-            sendMode = mode;
-            sendHandshake(ctx, new byte[0]);
-            if (failed) {
-                return;
-            }
+        if (payloadLength != 0) {
+            fail(ctx, new NoiseException("noise handshake failed: the server's answer carries " + payloadLength
+                    + " bytes of payload (expected: none)"));
+            return;
         }
-        finishHandshake(ctx, keyBytes);
+        sendMode = client.mode();
+        finishHandshake(ctx, client.keyBytes());
+    }
+
+    /** The server's side: the client's first message, answered at once. */
+    private void receiveFirstMessage(ChannelHandlerContext ctx, byte[] message) {
+        NoiseResponder.Answer answer;
+        try {
+            answer = NoiseResponder.respond(server.keyPair(), message);
+        } catch (NoiseException e) {
+            fail(ctx, e);
+            return;
+        }
+        try {
+            // The keys first: the client's first transport message can only follow the answer.
+            TrafficCipher send = TrafficCipher.sealing(answer.sendKey());
+            opening = TrafficCipher.opening(answer.receiveKey());
+            sealing = send;
+        } catch (GeneralSecurityException e) {
+            fail(ctx, new NoiseException("noise: cannot derive the traffic keys: " + e, e));
+            return;
+        } finally {
+            answer.destroy();
+        }
+        sendMode = answer.mode();
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(answer.message()));
+        handshakeSucceeded(ctx);
     }
 
     private void sendHandshake(ChannelHandlerContext ctx, byte[] payload) {
@@ -223,6 +229,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         ctx.writeAndFlush(Unpooled.wrappedBuffer(message, 0, NoiseProtocol.LENGTH_BYTES + length));
     }
 
+    /** The client's traffic keys from its finished handshake. */
     private void finishHandshake(ChannelHandlerContext ctx, int keyBytes) {
         CipherStatePair split = handshake.split();
         try {
@@ -236,6 +243,10 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             handshake.destroy();
             handshake = null;
         }
+        handshakeSucceeded(ctx);
+    }
+
+    private void handshakeSucceeded(ChannelHandlerContext ctx) {
         handshakeTimeout.cancel(false);
         handshakeDone.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(NoiseHandshakeCompletionEvent.SUCCESS);
@@ -342,7 +353,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         }
         if (!promise.isVoid()) {
             if (pendingPromises.size() == promiseEnds.length) {
-                promiseEnds = java.util.Arrays.copyOf(promiseEnds, promiseEnds.length * 2);
+                promiseEnds = Arrays.copyOf(promiseEnds, promiseEnds.length * 2);
             }
             promiseEnds[pendingPromises.size()] = pending.writerIndex();
             pendingPromises.add(promise);
