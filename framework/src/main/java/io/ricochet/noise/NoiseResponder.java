@@ -6,9 +6,10 @@ import java.util.Arrays;
 
 /**
  * The server's side of the NK handshake (docs/protocol.md, "The Noise channel") as one step: the client's first
- * message in; the answer, the mode and the traffic keys out. It touches no channel and no shared state, so it can
- * run on any thread. noise-java cannot take another X25519, so this is the Noise Protocol Framework's responder
- * written out for this one pattern, on the JDK's crypto; the tests hold its answers to noise-java's byte for byte.
+ * message in; the answer, the mode and the traffic keys out. It touches no channel and no shared state, so it runs
+ * on any thread: the handshake threads of {@link NoiseHandshakes}. noise-java cannot take another X25519, so this
+ * is the Noise Protocol Framework's responder written out for this one pattern, on the JDK's crypto; the tests
+ * hold its answers to noise-java's byte for byte.
  */
 final class NoiseResponder {
     /** Message 1: the client's ephemeral key, then the sealed 3-byte payload. */
