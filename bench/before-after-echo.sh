@@ -2,9 +2,10 @@
 # Two echo-server jars (say, before and after a change) under the same load generator, rounds interleaved:
 # each server in its own JVM with one I/O thread on the same transport, 100 connections x 16 and x 1 in
 # flight, 64 B bodies, 5 s measured after a 2 s warmup. Prints one line per round, server and shape:
-# QPS, bad replies, errors. Take the median and range over the rounds.
+# QPS, bad replies, errors. Take the median and range over the rounds. With ENCRYPT=package or stream, the
+# load goes to each server's Noise port instead (its handshakes over within the warmup), in that mode.
 #
-# usage: bench/before-after-echo.sh BEFORE_JAR AFTER_JAR [ROUNDS] [TRANSPORT]
+# usage: [ENCRYPT=package|stream] bench/before-after-echo.sh BEFORE_JAR AFTER_JAR [ROUNDS] [TRANSPORT]
 # Needs the built load generator (mvn -B -ntp -DskipTests package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ BEFORE=$1
 AFTER=$2
 ROUNDS=${3:-3}
 TRANSPORT=${4:-epoll}
+ENCRYPT=${ENCRYPT:-}
 OUT=target/bench
 mkdir -p "$OUT"
 PID=
@@ -20,13 +22,17 @@ for round in $(seq "$ROUNDS"); do
   for which in before after; do
     jar=$BEFORE; [ $which = after ] && jar=$AFTER
     java -jar "$jar" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port -1 --io-threads 1 \
-      --transport "$TRANSPORT" > "$OUT/before-after.out" 2> "$OUT/before-after.err" &
+      --transport "$TRANSPORT" ${ENCRYPT:+--noise-port 0} > "$OUT/before-after.out" 2> "$OUT/before-after.err" &
     PID=$!
-    for _ in $(seq 100); do grep -q "listening tcp" "$OUT/before-after.out" 2>/dev/null && break; sleep 0.1; done
-    port=$(sed -n 's/^listening tcp .*:\([0-9]*\)$/\1/p' "$OUT/before-after.out")
+    listener=tcp; security=()
+    [ -n "$ENCRYPT" ] && listener=noise
+    for _ in $(seq 100); do grep -q "listening $listener" "$OUT/before-after.out" 2>/dev/null && break; sleep 0.1; done
+    port=$(sed -n "s/^listening $listener .*:\([0-9]*\)\$/\1/p" "$OUT/before-after.out")
+    [ -n "$ENCRYPT" ] && security=(--noise-key "$(sed -n 's/^noise public-key //p' "$OUT/before-after.out")" \
+      --encrypt "$ENCRYPT")
     for depth in 16 1; do
       result=$(java -jar load-generator/target/load-generator.jar echo --target "127.0.0.1:$port" --connections 100 \
-        --pipeline "$depth" --size 64 --duration 5s --warmup 2s --json 2>/dev/null \
+        "${security[@]}" --pipeline "$depth" --size 64 --duration 5s --warmup 2s --json 2>/dev/null \
         | python3 -c 'import json,sys; d=json.load(sys.stdin); print("qps %.0f bad %d errors %d" % (d["qps"], d["bad"], d["errors"]))')
       echo "round $round $which 100x${depth}x64: $result"
     done

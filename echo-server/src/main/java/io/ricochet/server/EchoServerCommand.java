@@ -37,6 +37,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -189,6 +190,22 @@ final class EchoServerCommand implements Callable<Integer> {
 
     @Option(names = "--rpc-noise", description = "Serve the RPC port over the Noise channel too, with the Noise key.")
     boolean rpcNoise;
+
+    @Option(names = "--noise-max-handshakes", defaultValue = "" + ServerNoiseConfig.DEFAULT_MAX_HANDSHAKES,
+            converter = CountConverter.class, description = "Noise handshakes in progress at once on the Noise port (and "
+                    + "on the RPC port with --rpc-noise), from the first message to the answer; one past it is closed "
+                    + "before any key agreement (default: ${DEFAULT-VALUE}).")
+    int noiseMaxHandshakes;
+
+    @Option(names = "--noise-max-handshakes-per-address", converter = CountConverter.class,
+            description = "Noise handshakes in progress at once from one source address (an IPv6 /64 counts as one); "
+                    + "one past it is closed before any key agreement (default: an eighth of --noise-max-handshakes).")
+    Integer noiseMaxHandshakesPerAddress;
+
+    @Option(names = "--noise-handshake-threads", defaultValue = "0",
+            description = "Threads that compute Noise handshakes, apart from the event loops, so a flood of handshakes "
+                    + "takes no more CPU than they have; 0 = a quarter of the cores, at least one (default: ${DEFAULT-VALUE}).")
+    int noiseHandshakeThreads;
 
     @Option(names = "--rpc-token-file", paramLabel = "FILE",
             description = "Admit only RPC clients that authenticate with the token in FILE (its first line); "
@@ -429,7 +446,7 @@ final class EchoServerCommand implements Callable<Integer> {
         return token;
     }
 
-    /** The key and handshake bound of the Noise port and --rpc-noise; null when neither is asked for. */
+    /** The key and handshake bounds of the Noise port and --rpc-noise; null when neither is asked for. */
     private ServerNoiseConfig noise() {
         if (rpcNoise && (rpcTls || rpcPort == ServerConfig.DISABLED)) {
             throw new ParameterException(spec.commandLine(), rpcTls ? "--rpc-noise with --rpc-tls (expected: one or the other)"
@@ -439,6 +456,12 @@ final class EchoServerCommand implements Callable<Integer> {
             if (noiseKey != null || noiseGenerateKey) {
                 throw new ParameterException(spec.commandLine(), "--noise-key and --noise-generate-key need --noise-port or --rpc-noise");
             }
+            for (String flag : List.of("--noise-max-handshakes", "--noise-max-handshakes-per-address",
+                    "--noise-handshake-threads")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    throw new ParameterException(spec.commandLine(), flag + " needs --noise-port or --rpc-noise");
+                }
+            }
             return null;
         }
         try {
@@ -446,24 +469,40 @@ final class EchoServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.ECHO);
         }
+        // The bounds first: a bad one is a usage error before any key file is made.
+        noiseConfig(NoiseKeyPair.generate());
         if (noiseKey == null) {
             if (noiseGenerateKey) {
                 throw new ParameterException(spec.commandLine(), "--noise-generate-key needs --noise-key FILE to write it to");
             }
-            return ServerNoiseConfig.of(NoiseKeyPair.generate());
+            return noiseConfig(NoiseKeyPair.generate());
         }
         try {
             if (noiseGenerateKey && !Files.exists(noiseKey)) {
                 NoiseKeyPair made = NoiseKeyPair.generate();
                 made.write(noiseKey);
-                return ServerNoiseConfig.of(made);
+                return noiseConfig(made);
             }
-            return ServerNoiseConfig.of(NoiseKeyPair.read(noiseKey));
+            return noiseConfig(NoiseKeyPair.read(noiseKey));
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "--noise-key " + noiseKey + ": cannot write it (" + e.getMessage() + ")");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage()
                     + (Files.exists(noiseKey) ? "" : " (add --noise-generate-key to make one)"));
+        }
+    }
+
+    /** {@code key} with the Noise flags' handshake bounds. */
+    private ServerNoiseConfig noiseConfig(NoiseKeyPair key) {
+        try {
+            ServerNoiseConfig.Builder builder = ServerNoiseConfig.builder(key).maxHandshakes(noiseMaxHandshakes)
+                    .handshakeThreads(noiseHandshakeThreads);
+            if (noiseMaxHandshakesPerAddress != null) {
+                builder.maxHandshakesPerAddress(noiseMaxHandshakesPerAddress);
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.NOISE);
         }
     }
 

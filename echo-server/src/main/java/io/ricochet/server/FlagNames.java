@@ -35,6 +35,11 @@ final class FlagNames {
     static final Map<String, String> METRICS = Map.of("maxConnections", "--metrics-max-connections",
             "maxConnectionsPerAddress", "--metrics-max-connections-per-address");
 
+    /** The Noise port's handshake bounds. */
+    static final Map<String, String> NOISE = Map.of("maxHandshakes", "--noise-max-handshakes",
+            "maxHandshakesPerAddress", "--noise-max-handshakes-per-address", "handshakeThreads",
+            "--noise-handshake-threads");
+
     private FlagNames() {
     }
 

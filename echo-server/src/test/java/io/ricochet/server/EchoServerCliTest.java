@@ -165,7 +165,8 @@ class EchoServerCliTest {
         assertEquals(0, cli.execute("--help"));
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
                 "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout",
-                "--metrics-max-connections", "--metrics-max-connections-per-address", "--rpc-auth-timeout")) {
+                "--metrics-max-connections", "--metrics-max-connections-per-address", "--rpc-auth-timeout",
+                "--noise-max-handshakes", "--noise-max-handshakes-per-address", "--noise-handshake-threads")) {
             assertTrue(out.toString().contains(flag), flag);
         }
     }
@@ -308,6 +309,14 @@ class EchoServerCliTest {
                     reply.release();
                 }
             }
+            // The handshake meters, on /metrics beside the listener's others.
+            String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:"
+                    + metrics.getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            for (String reason : List.of("max_handshakes", "max_handshakes_per_address")) {
+                assertTrue(Pattern.compile("ricochet_noise_handshakes_shed_total\\{io=\"[a-z_]+\",name=\"noise\","
+                        + "protocol=\"noise\",reason=\"" + reason + "\",role=\"server\"} 0.0").matcher(scrape).find(), scrape);
+            }
+            assertTrue(scrape.contains("ricochet_noise_handshakes_in_progress{"), scrape);
             assertEquals(0, server.terminate(), server.stderr());
         }
     }

@@ -48,6 +48,9 @@ class EchoServerFlagsTest {
         "--metrics-max-connections-per-address 0|--metrics-max-connections-per-address 0 (expected: > 0)",
         "--tls-port 70000|--tls-port 70000 (expected: -1..65535)",
         "--noise-port 70000|--noise-port 70000 (expected: -1..65535)",
+        "--noise-port 0 --noise-max-handshakes 0|--noise-max-handshakes 0 (expected: > 0)",
+        "--noise-port 0 --noise-max-handshakes 8 --noise-max-handshakes-per-address 9|--noise-max-handshakes-per-address 9 (expected: 1..8)",
+        "--noise-port 0 --noise-handshake-threads -1|--noise-handshake-threads -1 (expected: 0..1024)",
         "--tcp-port -1 --udp-port -1|--tcp-port and --udp-port both -1 (expected: at least one echo listener)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String flags, String message) {
@@ -89,5 +92,29 @@ class EchoServerFlagsTest {
         assertEquals(8, command.metricsMaxConnectionsPerAddress, "and per address");
         EchoServerMain.newCommandLine(command).parseArgs("--max-frame", "16MB", "--length-field", "4");
         assertEquals(16 * 1024 * 1024, command.maxFrame);
+    }
+
+    @Test
+    void theNoiseHandshakeBoundsDefaultAndFollowEachOther() {
+        EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
+        EchoServerMain.newCommandLine(command).parseArgs();
+        assertEquals(1024, command.noiseMaxHandshakes);
+        assertEquals(null, command.noiseMaxHandshakesPerAddress, "unset: an eighth of the total");
+        assertEquals(0, command.noiseHandshakeThreads);
+        EchoServerMain.newCommandLine(command).parseArgs("--noise-max-handshakes", "4k",
+                "--noise-max-handshakes-per-address", "100", "--noise-handshake-threads", "2");
+        assertEquals(4000, command.noiseMaxHandshakes);
+        assertEquals(100, command.noiseMaxHandshakesPerAddress);
+        assertEquals(2, command.noiseHandshakeThreads);
+    }
+
+    /** Bounds for a Noise port that is not there are a mistake worth a word, as --noise-key without one is. */
+    @Test
+    void noiseBoundsWithoutANoisePortAreRefused() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setErr(new PrintWriter(err));
+        assertEquals(ExitCodes.USAGE, cli.execute(args("--noise-max-handshakes 10")), err.toString());
+        assertTrue(err.toString().contains("--noise-max-handshakes needs --noise-port or --rpc-noise"), err.toString());
     }
 }

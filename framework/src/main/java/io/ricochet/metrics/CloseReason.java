@@ -10,7 +10,7 @@ public enum CloseReason {
     IDLE,
     /** An invalid length or datagram. */
     PROTOCOL_ERROR,
-    /** Over the connection cap (TCP). */
+    /** Over the connection cap (TCP), or a Noise handshake shed at its bounds (see {@link HandshakeShedReason}). */
     LIMIT,
     /** The server shut down. */
     SHUTDOWN,

@@ -41,6 +41,17 @@ public final class MeterNames {
      * address's longest-idle connection).
      */
     public static final String METRICS_CONNECTIONS_EVICTED = "ricochet.metrics.connections.evicted";
+    /**
+     * Gauge, Noise handshakes in progress on a Noise listener: the first message received, the answer not yet made
+     * (queued for a handshake thread, or computing). Tags: the listener's.
+     */
+    public static final String NOISE_HANDSHAKES_IN_PROGRESS = "ricochet.noise.handshakes.in.progress";
+    /**
+     * Counter, Noise handshakes shed before any key agreement, their connections closed. Tags: the listener's, and
+     * {@link #TAG_REASON} ({@code max_handshakes}: the listener's bound on handshakes in progress;
+     * {@code max_handshakes_per_address}: the bound for one source address).
+     */
+    public static final String NOISE_HANDSHAKES_SHED = "ricochet.noise.handshakes.shed";
     /** Gauge, bytes: resident set size from {@code /proc/self/status}. */
     public static final String PROCESS_MEMORY_RSS = "process.memory.rss";
 

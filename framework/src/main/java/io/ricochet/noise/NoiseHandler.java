@@ -32,12 +32,14 @@ import org.slf4j.LoggerFactory;
  * at flush, one message per frame ({@link NoiseMode#PACKAGE}) or one per flush ({@link NoiseMode#STREAM}). A
  * failed handshake closes the connection at once; a transport message that fails its check ends the input there,
  * as a malformed frame does: the frames before it are served, then the session closes. Either counts
- * {@code kind=noise}.
+ * {@code kind=noise}. A server's key agreement runs where its {@link NoiseHandshakes} runs it, off the event loop,
+ * or is shed there before any work: the connection is then closed, counted in {@code ricochet.noise.handshakes.shed}
+ * and as {@code reason=limit}.
  */
 public final class NoiseHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final Logger log = LoggerFactory.getLogger(NoiseHandler.class);
 
-    private final ServerNoiseConfig server;
+    private final NoiseHandshakes server;
     private final ClientNoiseConfig client;
     private final int lengthWidth;
     private final ConnectionStats stats;
@@ -49,6 +51,9 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     private TrafficCipher sealing;
     private TrafficCipher opening;
     private boolean failed;
+    /** A server's first message is with its handshake threads: the client can send nothing valid until answered. */
+    private boolean answering;
+    private boolean removed;
     /** A transport message failed: the input from there on is discarded while owed replies still go out. */
     private boolean inputFailed;
     /** Plaintext written since the last flush, and the writes' promises. */
@@ -57,16 +62,19 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     /** Where in {@link #pending} each promise's write ends: its promise completes only once that much is sealed. */
     private int[] promiseEnds = new int[4];
 
-    private NoiseHandler(ServerNoiseConfig server, ClientNoiseConfig client, int lengthWidth, ConnectionStats stats) {
+    private NoiseHandler(NoiseHandshakes server, ClientNoiseConfig client, int lengthWidth, ConnectionStats stats) {
         this.server = server;
         this.client = client;
         this.lengthWidth = lengthWidth;
         this.stats = stats;
     }
 
-    /** The responder: it proves to hold {@code config}'s key and answers in the mode each client chose. */
-    public static NoiseHandler server(ServerNoiseConfig config, int lengthWidth, ConnectionStats stats) {
-        return new NoiseHandler(config, null, lengthWidth, stats);
+    /**
+     * The responder: it proves to hold the key of {@code handshakes}' config and answers in the mode each client
+     * chose, its key agreement run (or shed) by {@code handshakes}.
+     */
+    public static NoiseHandler server(NoiseHandshakes handshakes, int lengthWidth, ConnectionStats stats) {
+        return new NoiseHandler(handshakes, null, lengthWidth, stats);
     }
 
     /** The initiator: it starts the handshake when connected, to the key {@code config} pins. */
@@ -82,14 +90,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         handshakeDone = ctx.executor().newPromise();
-        handshake = NoiseProtocol.newHandshake(client != null ? HandshakeState.INITIATOR : HandshakeState.RESPONDER);
         if (client != null) {
-            byte[] serverKey = client.serverPublicKey();
-            handshake.getRemotePublicKey().setPublicKey(serverKey, 0);
-        } else {
-            server.keyPair().copyInto(handshake.getLocalKeyPair());
+            handshake = NoiseProtocol.newHandshake(HandshakeState.INITIATOR);
+            handshake.getRemotePublicKey().setPublicKey(client.serverPublicKey(), 0);
+            handshake.start();
         }
-        handshake.start();
         super.handlerAdded(ctx);
         if (ctx.channel().isActive()) {
             begin(ctx);
@@ -106,7 +111,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         if (handshakeTimeout != null || handshakeDone.isDone()) {
             return;
         }
-        long millis = (client != null ? client.handshakeTimeout() : server.handshakeTimeout()).toMillis();
+        long millis = (client != null ? client.handshakeTimeout() : server.config().handshakeTimeout()).toMillis();
         handshakeTimeout = ctx.executor().schedule(() -> fail(ctx, new NoiseException("noise handshake timed out after "
                 + millis + " ms")), millis, TimeUnit.MILLISECONDS);
         if (client != null) {
@@ -121,9 +126,17 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             in.skipBytes(in.readableBytes());
             return;
         }
-        while (!failed && in.readableBytes() >= NoiseProtocol.LENGTH_BYTES) {
+        while (!failed && in.isReadable()) {
+            if (answering) {
+                // Not kept: bytes from a peer that cannot have keys yet would only pile up while it waits.
+                fail(ctx, new NoiseException("noise handshake failed: the client sent more before the server's answer"));
+                return;
+            }
+            if (in.readableBytes() < NoiseProtocol.LENGTH_BYTES) {
+                return;
+            }
             int length = in.getUnsignedShort(in.readerIndex());
-            boolean handshaking = handshake != null;
+            boolean handshaking = sealing == null;
             if (handshaking ? length == 0 || length > NoiseProtocol.MAX_HANDSHAKE_MESSAGE
                     : length <= NoiseProtocol.TAG_BYTES) {
                 String why = "noise: a " + (handshaking ? "handshake" : "transport") + " message of " + length + " bytes";
@@ -141,7 +154,11 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             if (handshaking) {
                 byte[] message = new byte[length];
                 in.readBytes(message);
-                receiveHandshake(ctx, message);
+                if (client != null) {
+                    receiveAnswer(ctx, message);
+                } else {
+                    receiveFirstMessage(ctx, message);
+                }
             } else {
                 ByteBuf plain = open(ctx, in, length);
                 if (plain == null) {
@@ -167,7 +184,8 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         return plain;
     }
 
-    private void receiveHandshake(ChannelHandlerContext ctx, byte[] message) {
+    /** The client's side: the server's answer, checked against the pinned key. */
+    private void receiveAnswer(ChannelHandlerContext ctx, byte[] message) {
         byte[] payload = new byte[message.length];
         int payloadLength;
         try {
@@ -176,37 +194,54 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             }
             payloadLength = handshake.readMessage(message, 0, message.length, payload, 0);
         } catch (GeneralSecurityException | RuntimeException | NoiseException e) {
-            fail(ctx, new NoiseException(client != null
-                    ? "noise handshake failed: the server's answer does not match the pinned key"
-                    : "noise handshake failed: not a client of this key (" + e.getMessage() + ")", e));
+            fail(ctx, new NoiseException("noise handshake failed: the server's answer does not match the pinned key", e));
             return;
         }
-        int keyBytes;
-        if (client != null) {
-            if (payloadLength != 0) {
-                fail(ctx, new NoiseException("noise handshake failed: the server's answer carries " + payloadLength
-                        + " bytes of payload (expected: none)"));
-                return;
-            }
-            sendMode = client.mode();
-            keyBytes = client.keyBytes();
-        } else {
-            NoiseMode mode = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES && payload[0] == NoiseProtocol.VERSION
-                    ? NoiseMode.ofCode(payload[1]) : null;
-            keyBytes = payloadLength == NoiseProtocol.CLIENT_PAYLOAD_BYTES ? payload[2] : 0;
-            if (mode == null || keyBytes != 16 && keyBytes != 32) {
-                fail(ctx, new NoiseException("noise handshake failed: the client asked for "
-                        + Arrays.toString(Arrays.copyOf(payload, payloadLength))
-                        + " (expected: version 1, mode 1 or 2, key bytes 16 or 32)"));
-                return;
-            }
-            sendMode = mode;
-            sendHandshake(ctx, new byte[0]);
-            if (failed) {
-                return;
-            }
+        if (payloadLength != 0) {
+            fail(ctx, new NoiseException("noise handshake failed: the server's answer carries " + payloadLength
+                    + " bytes of payload (expected: none)"));
+            return;
         }
-        finishHandshake(ctx, keyBytes);
+        sendMode = client.mode();
+        finishHandshake(ctx, client.keyBytes());
+    }
+
+    /** The server's side: the client's first message goes to the handshake threads, or is shed before any work. */
+    private void receiveFirstMessage(ChannelHandlerContext ctx, byte[] message) {
+        answering = true;
+        if (!server.respond(ctx.channel(), message, (answer, failure) -> answered(ctx, answer, failure))) {
+            answering = false;
+            end(ctx, new NoiseException("noise: shed, the server has too many handshakes in progress"), CloseReason.LIMIT);
+        }
+    }
+
+    /** On the event loop, with what the handshake threads made of the first message. */
+    private void answered(ChannelHandlerContext ctx, NoiseResponder.Answer answer, NoiseException failure) {
+        answering = false;
+        if (failed || removed || !ctx.channel().isActive()) {
+            if (answer != null) {
+                answer.destroy();
+            }
+            return;
+        }
+        if (failure != null) {
+            fail(ctx, failure);
+            return;
+        }
+        try {
+            // The keys first: the client's first transport message can only follow the answer.
+            TrafficCipher send = TrafficCipher.sealing(answer.sendKey());
+            opening = TrafficCipher.opening(answer.receiveKey());
+            sealing = send;
+        } catch (GeneralSecurityException e) {
+            fail(ctx, new NoiseException("noise: cannot derive the traffic keys: " + e, e));
+            return;
+        } finally {
+            answer.destroy();
+        }
+        sendMode = answer.mode();
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(answer.message()));
+        handshakeSucceeded(ctx);
     }
 
     private void sendHandshake(ChannelHandlerContext ctx, byte[] payload) {
@@ -223,6 +258,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         ctx.writeAndFlush(Unpooled.wrappedBuffer(message, 0, NoiseProtocol.LENGTH_BYTES + length));
     }
 
+    /** The client's traffic keys from its finished handshake. */
     private void finishHandshake(ChannelHandlerContext ctx, int keyBytes) {
         CipherStatePair split = handshake.split();
         try {
@@ -236,6 +272,10 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
             handshake.destroy();
             handshake = null;
         }
+        handshakeSucceeded(ctx);
+    }
+
+    private void handshakeSucceeded(ChannelHandlerContext ctx) {
         handshakeTimeout.cancel(false);
         handshakeDone.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(NoiseHandshakeCompletionEvent.SUCCESS);
@@ -268,6 +308,14 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
     }
 
     private void fail(ChannelHandlerContext ctx, NoiseException cause) {
+        if (!failed) {
+            stats.protocolError(ProtocolErrorKind.NOISE);
+        }
+        end(ctx, cause, CloseReason.PROTOCOL_ERROR);
+    }
+
+    /** Closes the connection for {@code reason}: its handshake, if not done, fails with {@code cause}. */
+    private void end(ChannelHandlerContext ctx, NoiseException cause, CloseReason reason) {
         if (failed) {
             return;
         }
@@ -275,8 +323,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         if (handshakeTimeout != null) {
             handshakeTimeout.cancel(false);
         }
-        stats.protocolError(ProtocolErrorKind.NOISE);
-        stats.closing(CloseReason.PROTOCOL_ERROR);
+        stats.closing(reason);
         log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
         if (handshakeDone.tryFailure(cause)) {
             ctx.fireUserEventTriggered(new NoiseHandshakeCompletionEvent(cause));
@@ -297,6 +344,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        removed = true;
         if (handshakeTimeout != null) {
             handshakeTimeout.cancel(false);
         }
@@ -342,7 +390,7 @@ public final class NoiseHandler extends ByteToMessageDecoder implements ChannelO
         }
         if (!promise.isVoid()) {
             if (pendingPromises.size() == promiseEnds.length) {
-                promiseEnds = java.util.Arrays.copyOf(promiseEnds, promiseEnds.length * 2);
+                promiseEnds = Arrays.copyOf(promiseEnds, promiseEnds.length * 2);
             }
             promiseEnds[pendingPromises.size()] = pending.writerIndex();
             pendingPromises.add(promise);

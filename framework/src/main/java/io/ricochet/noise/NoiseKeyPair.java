@@ -1,6 +1,5 @@
 package io.ricochet.noise;
 
-import com.southernstorm.noise.protocol.DHState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -9,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -22,24 +24,27 @@ public final class NoiseKeyPair {
 
     private final byte[] privateKey;
     private final byte[] publicKey;
-    /** The pair as noise-java holds it, only ever read: a handshake copies it instead of deriving it again (290 us). */
-    private final DHState prepared;
+    /** The private half as the JDK holds it, immutable: every handshake thread reads it, none derives it again. */
+    private final PrivateKey staticKey;
 
     private NoiseKeyPair(byte[] privateKey) {
-        prepared = NoiseProtocol.newDh();
-        prepared.setPrivateKey(privateKey, 0);
         this.privateKey = privateKey.clone();
-        this.publicKey = new byte[KEY_BYTES];
-        prepared.getPublicKey(publicKey, 0);
+        try {
+            this.staticKey = X25519.privateKey(privateKey);
+            this.publicKey = X25519.publicKey(staticKey);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no X25519 (expected: Java 11 or later)", e);
+        }
     }
 
     /** A fresh pair from the system's secure random source. */
     public static NoiseKeyPair generate() {
-        DHState dh = NoiseProtocol.newDh();
-        dh.generateKeyPair();
         byte[] secret = new byte[KEY_BYTES];
-        dh.getPrivateKey(secret, 0);
-        dh.destroy();
+        new SecureRandom().nextBytes(secret);
+        // Clamped as RFC 7748 clamps, so the file holds the scalar that is used (as noise-java's files did).
+        secret[0] &= (byte) 248;
+        secret[31] &= 127;
+        secret[31] |= 64;
         NoiseKeyPair pair = new NoiseKeyPair(secret);
         Arrays.fill(secret, (byte) 0);
         return pair;
@@ -109,9 +114,9 @@ public final class NoiseKeyPair {
         return privateKey;
     }
 
-    /** Gives a handshake this pair as its static key. */
-    void copyInto(DHState local) {
-        local.copyFrom(prepared);
+    /** The static key as the responder uses it. */
+    PrivateKey staticKey() {
+        return staticKey;
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.ricochet.noise;
 
 import com.southernstorm.noise.protocol.CipherState;
-import com.southernstorm.noise.protocol.DHState;
 import com.southernstorm.noise.protocol.HandshakeState;
-import com.southernstorm.noise.protocol.Noise;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /** The constants of Ricochet's Noise channel (docs/protocol.md, "The Noise channel") and the steps noise-java leaves to us. */
 final class NoiseProtocol {
@@ -33,14 +34,6 @@ final class NoiseProtocol {
     private NoiseProtocol() {
     }
 
-    static DHState newDh() {
-        try {
-            return Noise.createDH("25519");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("noise-java has no X25519", e);
-        }
-    }
-
     static HandshakeState newHandshake(int role) {
         try {
             HandshakeState handshake = new HandshakeState(NAME, role);
@@ -61,6 +54,17 @@ final class NoiseProtocol {
         byte[] sealed = new byte[keyBytes + split.getMACLength()];
         split.setNonce(DERIVATION_NONCE);
         split.encryptWithAd(null, zeros, 0, sealed, 0, keyBytes);
+        byte[] key = Arrays.copyOf(sealed, keyBytes);
+        Arrays.fill(sealed, (byte) 0);
+        return key;
+    }
+
+    /** {@link #trafficKey(CipherState, int)} from Split()'s raw 32-byte key, on the JDK's AES-GCM: the responder's. */
+    static byte[] trafficKey(byte[] splitKey, int keyBytes) throws GeneralSecurityException {
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(splitKey, "AES"),
+                new GCMParameterSpec(TAG_BYTES * 8, SymmetricState.nonce(DERIVATION_NONCE)));
+        byte[] sealed = cipher.doFinal(new byte[keyBytes]);
         byte[] key = Arrays.copyOf(sealed, keyBytes);
         Arrays.fill(sealed, (byte) 0);
         return key;

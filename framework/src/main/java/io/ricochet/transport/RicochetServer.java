@@ -20,8 +20,11 @@ import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.internal.Checks;
 import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.HandshakeCounters;
+import io.ricochet.metrics.HandshakeMeters;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
+import io.ricochet.noise.NoiseHandshakes;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
@@ -91,6 +94,9 @@ public final class RicochetServer implements AutoCloseable {
     private final CompletableFuture<Void> binding = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final List<TransportMeters> meters = new ArrayList<>();
+    private HandshakeMeters handshakeMeters;
+    /** The Noise listener's handshake threads and bounds; made at start, closed at release. */
+    private volatile NoiseHandshakes handshakes;
     private volatile Channel tcpChannel;
     private volatile QuicListener quic;
     /** The UDP sockets bound so far, all on one port; the first one bound first. */
@@ -133,6 +139,9 @@ public final class RicochetServer implements AutoCloseable {
         try {
             // Every meter first: a clash must fail the start before anything is bound.
             TransportCounters tcpCounters = config.tcpEnabled() ? counters(tcpProtocolTag, connections::active) : null;
+            if (tcpCounters != null && noise != null) {
+                handshakes = NoiseHandshakes.start(noise, handshakeCounters(), name);
+            }
             TransportCounters udpCounters = config.udpEnabled() ? counters(Protocol.UDP.tag(), udpSessionCap::held) : null;
             // A QUIC listener's sessions are its streams.
             TransportCounters quicCounters = config.quicEnabled() ? counters(Protocol.QUIC.tag(), this::activeQuicStreams)
@@ -191,6 +200,16 @@ public final class RicochetServer implements AutoCloseable {
         return registered;
     }
 
+    /** The Noise listener's handshake meters, tagged as its transport meters are. */
+    private HandshakeCounters handshakeCounters() {
+        if (registry == null) {
+            return HandshakeCounters.NONE;
+        }
+        handshakeMeters = HandshakeMeters.register(registry, name, tcpProtocolTag, loops.kind().label(),
+                () -> handshakes == null ? 0 : handshakes.inProgress());
+        return handshakeMeters;
+    }
+
     private CompletableFuture<Void> bindTcp(TransportCounters tcpCounters) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
@@ -203,7 +222,7 @@ public final class RicochetServer implements AutoCloseable {
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls, noise));
+                .childHandler(new TcpChannelInitializer(config, handlers, tcpCounters, connections, customizer, tls, handshakes));
         childOptions.forEach((option, value) -> childOption(bootstrap, option, value));
         if (config.reusePort()) {
             bootstrap.option(loops.transport().reusePortOption(), true);
@@ -492,9 +511,16 @@ public final class RicochetServer implements AutoCloseable {
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
 
-    /** Removes the meters and, if this server made them, stops the event loops. */
+    /** Removes the meters, stops the Noise handshake threads and, if this server made them, the event loops. */
     private CompletableFuture<Void> release() {
         meters.forEach(TransportMeters::close);
+        if (handshakeMeters != null) {
+            handshakeMeters.close();
+        }
+        NoiseHandshakes noiseHandshakes = handshakes;
+        if (noiseHandshakes != null) {
+            noiseHandshakes.close();
+        }
         return ownsLoops ? loops.shutdown() : CompletableFuture.completedFuture(null);
     }
 
@@ -592,7 +618,9 @@ public final class RicochetServer implements AutoCloseable {
         /**
          * Serves TCP over the Noise channel (docs/protocol.md): clients pin the key pair's public key. A failed
          * handshake or a message that fails its check closes the connection and counts as
-         * {@code ricochet.protocol.errors{kind=noise}}. Not with {@link #tls}.
+         * {@code ricochet.protocol.errors{kind=noise}}. Handshakes are computed on threads of the server's own,
+         * within the config's bounds on handshakes in progress; one past them is shed (closed, counted in
+         * {@code ricochet.noise.handshakes.shed}). Not with {@link #tls}.
          */
         public Builder noise(ServerNoiseConfig noise) {
             this.noise = Checks.notNull("noise", noise);

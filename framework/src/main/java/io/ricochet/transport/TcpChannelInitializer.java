@@ -15,7 +15,7 @@ import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.noise.NoiseHandler;
-import io.ricochet.noise.ServerNoiseConfig;
+import io.ricochet.noise.NoiseHandshakes;
 import io.ricochet.tls.Tls;
 import java.util.List;
 import java.util.function.Supplier;
@@ -35,7 +35,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ConnectionRegistry connections;
     private final PipelineCustomizer customizer;
     private final Tls tls;
-    private final ServerNoiseConfig noise;
+    private final NoiseHandshakes noise;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer) {
@@ -50,10 +50,11 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
 
     /**
      * @param tls   TLS in front of the framing, or null for none
-     * @param noise the Noise channel in front of the framing, or null for none; not with {@code tls}
+     * @param noise the Noise channel in front of the framing, its handshakes run by this, or null for none; not with
+     *              {@code tls}
      */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
-            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, ServerNoiseConfig noise) {
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise) {
         if (tls != null && noise != null) {
             throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
         }

@@ -202,7 +202,7 @@ class NoiseChannelTest {
     void aSilentPeerIsClosedAtTheHandshakeTimeout() throws Exception {
         try (RicochetServer s = RicochetServer.builder().config(TestServers.config(TransportKind.AUTO).build())
                 .handler(new ReverseEcho()).meterRegistry(registry)
-                .noise(new ServerNoiseConfig(KEY, Duration.ofMillis(300))).build().startAndAwait();
+                .noise(ServerNoiseConfig.builder(KEY).handshakeTimeout(Duration.ofMillis(300)).build()).build().startAndAwait();
              io.ricochet.testing.FrameClient silent = new io.ricochet.testing.FrameClient(s.tcpAddress(), 2)) {
             assertTrue(silent.isClosedByServer());
             awaitNoiseErrors(1);

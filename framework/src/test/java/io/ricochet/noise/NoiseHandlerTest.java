@@ -13,6 +13,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.ricochet.testing.Frames;
+import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.testing.Meters;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,7 @@ class NoiseHandlerTest {
     void aWriteBeforeTheHandshakeIsSentSealedAfterIt() {
         EmbeddedChannel client = new EmbeddedChannel(NoiseHandler.client(
                 ClientNoiseConfig.builder(KEY.publicKey()).build(), 2, Meters.tcpStats()));
-        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(ServerNoiseConfig.of(KEY), 2, Meters.tcpStats()));
+        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(NoiseHandshakes.inline(ServerNoiseConfig.of(KEY), HandshakeCounters.NONE), 2, Meters.tcpStats()));
         ChannelFuture early = client.writeAndFlush(Unpooled.wrappedBuffer(Frames.encode(2, new byte[] {9, 8})));
         assertFalse(early.isDone(), "written before there were keys to seal it with");
         carry(client, server);
@@ -121,7 +122,7 @@ class NoiseHandlerTest {
     static EmbeddedChannel[] handshaken(NoiseMode mode) {
         EmbeddedChannel client = new EmbeddedChannel(NoiseHandler.client(
                 ClientNoiseConfig.builder(KEY.publicKey()).mode(mode).build(), 2, Meters.tcpStats()));
-        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(ServerNoiseConfig.of(KEY), 2, Meters.tcpStats()));
+        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(NoiseHandshakes.inline(ServerNoiseConfig.of(KEY), HandshakeCounters.NONE), 2, Meters.tcpStats()));
         carry(client, server);
         carry(server, client);
         assertTrue(client.pipeline().get(NoiseHandler.class).handshakeFuture().isSuccess(), "client handshake");

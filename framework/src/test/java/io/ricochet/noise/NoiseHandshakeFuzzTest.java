@@ -13,6 +13,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.ProtocolErrorKind;
 import io.ricochet.metrics.TransportCounters;
+import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.testing.Meters;
 import java.util.Arrays;
 
@@ -34,7 +35,7 @@ class NoiseHandshakeFuzzTest {
         boolean afterHandshake = (input[0] & 1) == 1;
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         TransportCounters counters = Meters.tcpMeters(registry);
-        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(ServerNoiseConfig.of(KEY), 2,
+        EmbeddedChannel server = new EmbeddedChannel(NoiseHandler.server(NoiseHandshakes.inline(ServerNoiseConfig.of(KEY), HandshakeCounters.NONE), 2,
                 new ConnectionStats(counters)));
         EmbeddedChannel client = null;
         try {

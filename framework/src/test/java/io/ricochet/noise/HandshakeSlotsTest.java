@@ -1,0 +1,47 @@
+package io.ricochet.noise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ricochet.metrics.HandshakeShedReason;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+class HandshakeSlotsTest {
+    @Test
+    void aSourceIsBoundAloneAndAllTogether() throws Exception {
+        HandshakeSlots slots = new HandshakeSlots(3, 2);
+        Object a = source("10.0.0.1");
+        Object b = source("10.0.0.2");
+        assertNull(slots.acquire(a));
+        assertNull(slots.acquire(a));
+        assertEquals(HandshakeShedReason.MAX_HANDSHAKES_PER_ADDRESS, slots.acquire(a));
+        assertNull(slots.acquire(b));
+        assertEquals(HandshakeShedReason.MAX_HANDSHAKES, slots.acquire(b));
+        assertEquals(3, slots.held());
+        slots.release(a);
+        assertNull(slots.acquire(b));
+        slots.release(a);
+        slots.release(b);
+        slots.release(b);
+        assertEquals(0, slots.held());
+        assertEquals(0, slots.sources(), "a source without places keeps no entry");
+        assertThrows(IllegalStateException.class, () -> slots.release(a));
+    }
+
+    /** One host commonly holds a /64: its addresses are one source. IPv4 addresses are each their own. */
+    @Test
+    void anIpv6SourceIsItsSlash64() throws Exception {
+        assertEquals(source("2001:db8:1:2::1"), source("2001:db8:1:2:ffff::9"));
+        assertNotEquals(source("2001:db8:1:2::1"), source("2001:db8:1:3::1"));
+        assertNotEquals(source("192.0.2.1"), source("192.0.2.2"));
+        assertEquals(source("192.0.2.1"), HandshakeSlots.sourceOf(new InetSocketAddress(InetAddress.getByName("192.0.2.1"), 9)));
+    }
+
+    private static Object source(String address) throws Exception {
+        return HandshakeSlots.sourceOf(new InetSocketAddress(InetAddress.getByName(address), 40_000));
+    }
+}
