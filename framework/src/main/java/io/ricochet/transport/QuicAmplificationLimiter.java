@@ -24,7 +24,10 @@ import java.net.InetSocketAddress;
  * <p>An address is validated once a datagram from it is addressed to a connection ID the server chose and sent it
  * (RFC 9000, 8.1: the listener draws its IDs at random, so only a client that receives there knows one); or once a
  * connection from it completes its handshake, or, with Retry, once a connection is made for it at all, since the codec
- * makes one only for a valid token ({@link #watching}). One instance per socket: it is stateful, and runs on the
+ * makes one only for a valid token ({@link #watching}). With Retry no address enters the table at all: the codec
+ * answers an Initial without a valid token with a Retry, about a tenth of its size, and with no state, so an address
+ * that has not shown a token is sent nothing that needs a limit, and forged Initials cannot fill the table and keep
+ * real clients' Initials out. One instance per socket: it is stateful, and runs on the
  * socket's event loop with the connections' handlers. While no address awaits validation a datagram costs it a look at
  * its first bytes; it allocates nothing per datagram.
  */
@@ -82,7 +85,7 @@ final class QuicAmplificationLimiter extends ChannelDuplexHandler {
         boolean v1 = longHeader && size > DESTINATION_ID && content.getInt(reader + 1) == QUIC_V1;
         boolean initial = v1 && (content.getUnsignedByte(reader) & TYPE_BITS) == 0;
         InetSocketAddress sender = packet.sender();
-        if (!addresses.received(sender, size, initial)) {
+        if (!addresses.received(sender, size, initial && !validatedAtConnection)) {
             packet.release();
             counters.droppedAtUnvalidatedLimit();
             return;

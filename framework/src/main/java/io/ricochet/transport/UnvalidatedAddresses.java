@@ -2,9 +2,12 @@ package io.ricochet.transport;
 
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
+import java.net.InetAddress;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -25,19 +28,29 @@ import java.util.function.LongSupplier;
  * connections themselves. One instance serves one listener's socket and its connections, all on one event loop, so it
  * takes no locks. While no address is held, a datagram costs one emptiness check; after that, lookups, which allocate
  * nothing.
+ *
+ * <p>The tables are ordered ({@link #ADDRESS_ORDER}), not hashed: the senders are whoever forges a source address, and
+ * an IPv4 {@link InetSocketAddress} hashes to its address plus its port, so a hash table could be filled with 65,536
+ * addresses of one hash code, each lookup then a walk through all of them on the event loop. In a tree every lookup
+ * is at most about 17 comparisons.
  */
 final class UnvalidatedAddresses {
     /** RFC 9000, 8.1: before validation, at most three times the bytes received. */
     static final int AMPLIFICATION_FACTOR = 3;
     /** RFC 9000, 17.2: a connection ID has at most 20 bytes. */
     static final int MAX_CONNECTION_ID = 20;
+    /**
+     * A total order on resolved socket addresses, equal exactly when {@link InetSocketAddress#equals} is: by hash code
+     * and port, which allocate nothing, then by address bytes where those tie.
+     */
+    static final Comparator<InetSocketAddress> ADDRESS_ORDER = UnvalidatedAddresses::compare;
 
     private final int maxAddresses;
     private final long lifetimeNanos;
     private final LongSupplier nanoClock;
-    private final Map<InetSocketAddress, Budget> budgets = new HashMap<>();
+    private final Map<InetSocketAddress, Budget> budgets = new TreeMap<>(ADDRESS_ORDER);
     /** Connections with a completed handshake, by address. */
-    private final Map<InetSocketAddress, Integer> validated = new HashMap<>();
+    private final Map<InetSocketAddress, Integer> validated = new TreeMap<>(ADDRESS_ORDER);
     /** The budgets by their last datagram, oldest first, linked through the budgets: the head expires first. */
     private Budget oldest;
     private Budget newest;
@@ -199,6 +212,19 @@ final class UnvalidatedAddresses {
         }
         budget.previous = null;
         budget.next = null;
+    }
+
+    private static int compare(InetSocketAddress a, InetSocketAddress b) {
+        InetAddress x = a.getAddress();
+        InetAddress y = b.getAddress();
+        int order = Integer.compare(x.hashCode(), y.hashCode());
+        if (order == 0) {
+            order = Integer.compare(a.getPort(), b.getPort());
+        }
+        if (order == 0 && !x.equals(y)) {
+            order = Arrays.compare(x.getAddress(), y.getAddress());
+        }
+        return order;
     }
 
     /** One address's bytes each way, the last connection ID the server chose there, and its place in expiry order. */

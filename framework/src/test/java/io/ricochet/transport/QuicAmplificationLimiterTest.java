@@ -131,4 +131,30 @@ class QuicAmplificationLimiterTest {
             channel.finishAndReleaseAll();
         }
     }
+
+    /**
+     * With Retry, the codec answers a tokenless Initial statelessly with a Retry and makes a connection only for a valid
+     * token, which validates the address: forged Initials take no place in the table, so they cannot fill it and keep
+     * a real client's Initial out.
+     */
+    @Test
+    void withRetryNoInitialTakesAPlaceInTheTable() {
+        UnvalidatedAddresses addresses = new UnvalidatedAddresses(1, Duration.ofSeconds(35), System::nanoTime);
+        EmbeddedChannel channel = new EmbeddedChannel(new QuicAmplificationLimiter(addresses, meters, true));
+        try {
+            for (int port = 50_000; port < 50_010; port++) {
+                DatagramPacket forged = new DatagramPacket(Unpooled.buffer(1200).writeByte(INITIAL).writeInt(1)
+                        .writeZero(1195), SERVER, new InetSocketAddress("127.0.0.1", port));
+                channel.writeInbound(forged);
+                ((DatagramPacket) channel.readInbound()).release();
+            }
+            assertEquals(0, addresses.size());
+            assertEquals(0.0, dropped("unvalidated_limit"));
+            channel.writeOutbound(toClient(100));
+            ((DatagramPacket) channel.readOutbound()).release();
+            assertEquals(0.0, dropped("amplification_limit"));
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
 }

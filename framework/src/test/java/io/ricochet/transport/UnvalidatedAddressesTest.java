@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -131,5 +132,42 @@ class UnvalidatedAddressesTest {
         IllegalArgumentException lifetime = assertThrows(IllegalArgumentException.class,
                 () -> new UnvalidatedAddresses(1, Duration.ZERO, now::get));
         assertEquals("lifetime: PT0S (expected: > 0)", lifetime.getMessage());
+    }
+
+    /**
+     * An IPv4 socket address hashes to its address plus its port, so a forger can pick thousands of one hash code;
+     * the tables order addresses instead, and still keep each one apart.
+     */
+    @Test
+    void addressesOfOneHashCodeAreKeptApart() throws Exception {
+        UnvalidatedAddresses addresses = addresses(1_000);
+        int base = 0x7f000001 + 1_000;
+        InetSocketAddress[] forged = new InetSocketAddress[1_000];
+        for (int i = 0; i < forged.length; i++) {
+            int address = base - i;
+            byte[] bytes = {(byte) (address >>> 24), (byte) (address >>> 16), (byte) (address >>> 8), (byte) address};
+            forged[i] = new InetSocketAddress(InetAddress.getByAddress(bytes), 40_000 + i);
+            assertEquals(forged[0].hashCode(), forged[i].hashCode(), "the same hash code");
+            assertTrue(addresses.received(forged[i], 100 + i, true));
+        }
+        assertEquals(1_000, addresses.size());
+        for (int i = 0; i < forged.length; i++) {
+            assertTrue(addresses.trySend(forged[i], 3 * (100 + i)), "its own budget");
+            assertFalse(addresses.trySend(forged[i], 1), "and no more");
+        }
+        InetSocketAddress v6 = new InetSocketAddress("::1", 40_000);
+        assertTrue(addresses.trySend(v6, 100_000), "not held");
+    }
+
+    @Test
+    void theAddressOrderIsConsistentWithEquals() throws Exception {
+        InetSocketAddress a = new InetSocketAddress("127.0.0.1", 1);
+        InetSocketAddress sameAsA = new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 1);
+        InetSocketAddress b = new InetSocketAddress("127.0.0.2", 0);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertEquals(0, UnvalidatedAddresses.ADDRESS_ORDER.compare(a, sameAsA));
+        int ab = UnvalidatedAddresses.ADDRESS_ORDER.compare(a, b);
+        assertTrue(ab != 0);
+        assertEquals(-Integer.signum(ab), Integer.signum(UnvalidatedAddresses.ADDRESS_ORDER.compare(b, a)));
     }
 }
