@@ -4,7 +4,7 @@
 #
 #   2  load-generator rpc against a server that answers pings but no call (bench/hostile/SilentRpcServer.java):
 #      how long a run of 20 requests takes, and what a SIGTERM'd run at the defaults says it sent
-#   3  one 1,200-byte QUIC Initial, never acknowledged, and one in a 265-byte datagram: bytes back over 40 s
+#   3  one 1,200-byte QUIC Initial, never acknowledged, and the same Initial alone in a 270-byte datagram: bytes back over 40 s
 #      (bench/hostile/QuicAmplification.java)
 #   4  a flood of replayed Noise first messages: the plain TCP port's round-trip p99 meanwhile, and the server's CPU
 #      (bench/noise-flood.sh, which interleaves its own rounds)
@@ -54,6 +54,9 @@ for side in before after; do
   echo "fault 2, rpc at the defaults: $how, $(json "$OUT/rpc.json" total_time_s requests received errors)"
   stop
 
+  # Fault 3, with the small certificate that left quiche room to pass its limit.
+  echo "fault 3: $(SECONDS_EACH=40 bench/quic-amplification.sh "$es" | grep '^probe=' | tr '\n' ' ')"
+
   # Fault 5.
   java -Xmx512m -jar "$es" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port 0 > "$OUT/es.out" 2> "$OUT/es.err" &
   PID=$!
@@ -62,3 +65,4 @@ for side in before after; do
   echo "fault 5, 140 idle sockets on the metrics port, 20 s: $(java bench/hostile/IdleMetricsSockets.java "$metrics" 140 20)"
   stop
 done
+echo "fault 4: bench/noise-flood.sh BEFORE/echo-server.jar AFTER/echo-server.jar 5 10 | bench/noise-flood-summary.py"

@@ -108,8 +108,9 @@ final class EchoServerCommand implements Callable<Integer> {
     Integer maxFrame;
 
     @Option(names = "--max-connections", converter = CountConverter.class,
-            description = "TCP connections served at once on the echo port, and on the RPC port, e.g. 100k (default: "
-                    + "the open-file limit less a reserve; both ports together stay within it).")
+            description = "Connections served at once on each port (TCP, TLS, Noise, RPC; QUIC connections and "
+                    + "streams), e.g. 100k (default: the open-file limit less a reserve; the TCP ports together stay "
+                    + "within it).")
     Integer maxConnections;
 
     @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
