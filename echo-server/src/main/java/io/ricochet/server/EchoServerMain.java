@@ -1,6 +1,6 @@
 package io.ricochet.server;
 
-import io.ricochet.internal.LeakDetection;
+import io.ricochet.config.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;
 

@@ -2,7 +2,7 @@ package io.ricochet.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 
 /**
  * Reads and writes the unsigned big-endian length field, and frames bodies that carry their own headroom.

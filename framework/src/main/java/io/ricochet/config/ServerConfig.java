@@ -1,8 +1,8 @@
 package io.ricochet.config;
 
-import static io.ricochet.internal.Checks.inRange;
-import static io.ricochet.internal.Checks.notNull;
-import static io.ricochet.internal.Checks.positive;
+import static io.ricochet.config.Checks.inRange;
+import static io.ricochet.config.Checks.notNull;
+import static io.ricochet.config.Checks.positive;
 
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package io.ricochet.handler;
 
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

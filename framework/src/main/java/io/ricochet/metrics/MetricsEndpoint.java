@@ -1,6 +1,6 @@
 package io.ricochet.metrics;
 
-import static io.ricochet.internal.Checks.notNull;
+import static io.ricochet.config.Checks.notNull;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;

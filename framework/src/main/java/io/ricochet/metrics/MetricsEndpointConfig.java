@@ -1,6 +1,6 @@
 package io.ricochet.metrics;
 
-import static io.ricochet.internal.Checks.positive;
+import static io.ricochet.config.Checks.positive;
 
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package io.ricochet.noise;
 
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.time.Duration;
 import java.util.Base64;
 

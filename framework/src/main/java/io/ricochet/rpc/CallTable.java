@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.FrameSession;

@@ -4,7 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 
 /**
  * A method's name and its request and response types, so handlers take and return protobuf messages

@@ -1,7 +1,7 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

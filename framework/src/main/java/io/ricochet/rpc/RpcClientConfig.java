@@ -1,8 +1,8 @@
 package io.ricochet.rpc;
 
-import static io.ricochet.internal.Checks.inRange;
-import static io.ricochet.internal.Checks.notNull;
-import static io.ricochet.internal.Checks.positive;
+import static io.ricochet.config.Checks.inRange;
+import static io.ricochet.config.Checks.notNull;
+import static io.ricochet.config.Checks.positive;
 
 import com.google.protobuf.ByteString;
 import io.ricochet.config.Durations;

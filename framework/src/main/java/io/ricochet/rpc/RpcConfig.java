@@ -1,7 +1,7 @@
 package io.ricochet.rpc;
 
-import static io.ricochet.internal.Checks.inRange;
-import static io.ricochet.internal.Checks.positive;
+import static io.ricochet.config.Checks.inRange;
+import static io.ricochet.config.Checks.positive;
 
 import io.ricochet.config.Durations;
 import io.ricochet.config.InvalidValueException;

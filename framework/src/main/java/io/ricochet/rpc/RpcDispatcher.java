@@ -1,7 +1,7 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.MessageLite;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;

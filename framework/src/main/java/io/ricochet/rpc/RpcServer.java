@@ -1,10 +1,10 @@
 package io.ricochet.rpc;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
-import io.ricochet.internal.Checks;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;

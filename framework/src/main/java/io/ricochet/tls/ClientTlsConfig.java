@@ -6,7 +6,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

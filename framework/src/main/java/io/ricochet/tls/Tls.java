@@ -3,7 +3,7 @@ package io.ricochet.tls;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslProvider;
-import io.ricochet.internal.Checks;
+import io.ricochet.config.Checks;
 import java.time.Duration;
 
 /**

@@ -2,8 +2,8 @@ package io.ricochet.transport;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.ricochet.config.Checks;
 import io.ricochet.config.TransportKind;
-import io.ricochet.internal.Checks;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 

@@ -11,8 +11,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.ricochet.config.LeakDetection;
 import io.ricochet.config.TransportKind;
-import io.ricochet.internal.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import java.net.InetSocketAddress;
 

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The load generator's layers, as docs/architecture.md draws them: the workload API stands on nothing of the
- * generator's; the engine on the workload API and the statistics only (no report, scrape or command line); and no
- * package cycle among them.
+ * generator's; the engine on the workload API and the statistics only (no report, scrape or command line); no
+ * package cycle; and nothing from the framework's internal package.
  */
 class ArchitectureTest {
     private static JavaClasses classes;
@@ -42,17 +42,14 @@ class ArchitectureTest {
                 .check(classes);
     }
 
-    /**
-     * No package cycle among the engine, the workloads and the run; report and scrape still lean on each other (the
-     * server's figures), which the architecture issue takes apart.
-     */
     @Test
-    void theEngineAndTheWorkloadPackagesAreFreeOfCycles() {
-        slices().matching("io.ricochet.loadgen.(*)..").should().beFreeOfCycles()
-                .ignoreDependency(com.tngtech.archunit.base.DescribedPredicate.describe("scrape",
-                        c -> c.getPackageName().startsWith("io.ricochet.loadgen.scrape")),
-                        com.tngtech.archunit.base.DescribedPredicate.describe("report",
-                                c -> c.getPackageName().startsWith("io.ricochet.loadgen.report")))
-                .check(classes);
+    void noPackageCycles() {
+        slices().matching("io.ricochet.loadgen.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void nothingOfTheFrameworksInternals() {
+        noClasses().should().dependOnClassesThat().resideInAPackage("io.ricochet.internal..")
+                .because("the framework's internal package is not API").check(classes);
     }
 }

@@ -1,9 +1,9 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.internal.LeakDetection;
+import io.ricochet.config.LeakDetection;
 import io.ricochet.transport.IoTransport;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code java -jar load-generator.jar <command> [options]}; exit 0 clean, 1 bad replies or errors, 2 usage, 99 a broken threshold. */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "ricochet load-generator 0.1.0",

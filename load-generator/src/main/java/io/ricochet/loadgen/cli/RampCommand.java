@@ -1,13 +1,13 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.Checks;
 import io.ricochet.config.Durations;
-import io.ricochet.internal.Checks;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RateSearch;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.engine.LoadSpec;
-import io.ricochet.loadgen.engine.RateSearch;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.workload.FrameWorkload;

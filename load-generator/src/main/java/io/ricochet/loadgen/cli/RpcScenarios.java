@@ -54,7 +54,7 @@ final class RpcScenarios {
     private static RpcSpec spec(CommandSpec commandSpec, CommonOptions common, int clients, long total, int inFlight,
             double rate, RpcOptions rpc, RunSupport.Target resolved) {
         try {
-            io.ricochet.internal.Checks.inRange("size", rpc.size, 0, 1 << 20);
+            io.ricochet.config.Checks.inRange("size", rpc.size, 0, 1 << 20);
             return new RpcSpec(resolved == null ? new java.net.InetSocketAddress(0) : resolved.rpc(), clients, total,
                     rpc.warmup, inFlight, rate, rpc.timeout, common.seed, common.workerIndex, rpc.firstConnection,
                     common.io, common.ioThreads, resolved == null ? null : RunSupport.within(resolved.tls(), rpc.timeout),

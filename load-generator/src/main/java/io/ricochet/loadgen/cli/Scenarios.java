@@ -1,7 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.Checks;
 import io.ricochet.config.Durations;
-import io.ricochet.internal.Checks;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.payload.PayloadWorkload;

@@ -1,14 +1,14 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
-import io.ricochet.internal.Checks;
+import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.payload.Expectation;
+import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.engine.LoadSpec;
-import io.ricochet.loadgen.payload.Expectation;
-import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.transport.Protocol;
@@ -18,8 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,9 +1,9 @@
 package io.ricochet.loadgen.engine;
 
-import static io.ricochet.internal.Checks.inRange;
-import static io.ricochet.internal.Checks.notNegative;
-import static io.ricochet.internal.Checks.notNull;
-import static io.ricochet.internal.Checks.positive;
+import static io.ricochet.config.Checks.inRange;
+import static io.ricochet.config.Checks.notNegative;
+import static io.ricochet.config.Checks.notNull;
+import static io.ricochet.config.Checks.positive;
 
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.InvalidValueException;

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.scrape.ServerSummary;
 import java.util.List;
 import java.util.Map;
 

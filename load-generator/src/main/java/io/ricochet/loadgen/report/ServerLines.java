@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.scrape.ServerSummary;
 import java.io.PrintWriter;
 import java.util.Locale;
 

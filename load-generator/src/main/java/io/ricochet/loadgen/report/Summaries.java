@@ -2,6 +2,7 @@ package io.ricochet.loadgen.report;
 
 import io.ricochet.loadgen.engine.LoadFacts;
 import io.ricochet.loadgen.engine.Measurement;
+import io.ricochet.loadgen.scrape.ServerSummary;
 import io.ricochet.loadgen.stats.RunStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.ricochet.loadgen.scrape.ServerSummary;
 
 /**
  * The end of a run, in the columns of the reference reports. {@code requests} = ok + bad + errors; {@code unexpected}

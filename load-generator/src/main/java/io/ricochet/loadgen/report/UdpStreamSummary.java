@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.report;
 
+import io.ricochet.loadgen.scrape.ServerSummary;
+
 /**
  * A UDP blast: datagrams sent and verified replies received, their rates, and loss = 1 − received/sent.
  * Loss is what UDP does under overload, so it is reported, not counted as an error; a reply that is not

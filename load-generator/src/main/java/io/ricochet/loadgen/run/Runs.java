@@ -10,7 +10,7 @@ import io.ricochet.loadgen.engine.Schedule;
 import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
-import io.ricochet.loadgen.report.ServerSummary;
+import io.ricochet.loadgen.scrape.ServerSummary;
 import io.ricochet.loadgen.scrape.ServerSamples;
 import io.ricochet.loadgen.scrape.ServerWatch;
 import java.time.Duration;

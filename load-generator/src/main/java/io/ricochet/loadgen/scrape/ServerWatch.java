@@ -1,6 +1,5 @@
 package io.ricochet.loadgen.scrape;
 
-import io.ricochet.loadgen.report.ServerSummary;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;

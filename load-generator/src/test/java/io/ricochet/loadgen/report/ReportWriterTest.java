@@ -1,6 +1,5 @@
 package io.ricochet.loadgen.report;
 
-import io.ricochet.loadgen.engine.Interval;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import io.ricochet.loadgen.engine.Interval;
+import io.ricochet.loadgen.scrape.ServerSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

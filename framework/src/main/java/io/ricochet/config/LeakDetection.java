@@ -1,6 +1,15 @@
-package io.ricochet.internal;
+package io.ricochet.config;
 
-/** Netty's leak detector for a measured process: the echo server, the load generator and the baseline servers. */
+/**
+ * Netty's leak detector for a measured process: the echo server, the load generator and the baseline servers.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     LeakDetection.offUnlessAsked(); // before anything allocates a Netty buffer
+ *     ...
+ * }
+ * }</pre>
+ */
 public final class LeakDetection {
     /** The system property Netty reads its level from, once, when its leak detector first loads. */
     public static final String LEVEL_PROPERTY = "io.netty.leakDetection.level";

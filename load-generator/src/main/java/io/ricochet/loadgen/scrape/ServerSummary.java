@@ -1,4 +1,4 @@
-package io.ricochet.loadgen.report;
+package io.ricochet.loadgen.scrape;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;

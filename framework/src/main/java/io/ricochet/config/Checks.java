@@ -1,12 +1,22 @@
-package io.ricochet.internal;
+package io.ricochet.config;
 
-import io.ricochet.config.Durations;
-import io.ricochet.config.InvalidValueException;
 import java.time.Duration;
 
 /**
  * Argument checks whose messages name the field, the value and the expectation, like {@code maxFrame: 0 (expected:
- * 1..4094)}; durations read as they are written on a command line ({@code 0s}, not {@code PT0S}).
+ * 1..4094)}; durations read as they are written on a command line ({@code 0s}, not {@code PT0S}). Each returns its
+ * value, or throws {@link InvalidValueException}, so a record's compact constructor or a builder checks in one line:
+ *
+ * <pre>{@code
+ * record PoolConfig(int size, Duration timeout) {
+ *     PoolConfig {
+ *         Checks.inRange("size", size, 1, 1024);
+ *         Checks.positive("timeout", timeout);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>The framework's configuration records use these, and so can an application's, for messages in the same shape.
  */
 public final class Checks {
     private Checks() {

@@ -1,4 +1,4 @@
-package io.ricochet.internal;
+package io.ricochet.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
