@@ -3,9 +3,9 @@ package io.ricochet.server;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.codec.quic.QuicSslContext;
-import io.ricochet.config.ByteSizes;
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
-import io.ricochet.config.Counts;
 import io.ricochet.config.Durations;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.OpenFileLimit;
@@ -71,7 +71,7 @@ final class EchoServerCommand implements Callable<Integer> {
             description = "RPC port: protobuf envelopes, 4-byte length field (default: ${DEFAULT-VALUE}).")
     int rpcPort;
 
-    @Option(names = "--rpc-idle-timeout", defaultValue = "10m", converter = DurationConverter.class,
+    @Option(names = "--rpc-idle-timeout", defaultValue = "10m", converter = ValueConverters.DurationConverter.class,
             description = "Close an RPC connection with no frame for this long. Current clients ping when idle "
                     + "(keepalive, 10 s); the long default also keeps route owners from before keepalive "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -85,36 +85,36 @@ final class EchoServerCommand implements Callable<Integer> {
     String metricsHost;
 
     @Option(names = "--metrics-max-connections", defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS,
-            converter = CountConverter.class, description = "Connections the metrics port serves at once; a new one "
+            converter = ValueConverters.CountConverter.class, description = "Connections the metrics port serves at once; a new one "
                     + "past it closes the one idle longest, so /health always gets in (default: ${DEFAULT-VALUE}).")
     int metricsMaxConnections;
 
     @Option(names = "--metrics-max-connections-per-address",
-            defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, converter = CountConverter.class,
+            defaultValue = "" + MetricsEndpointConfig.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, converter = ValueConverters.CountConverter.class,
             description = "Connections one source address holds on the metrics port; a new one past it closes that "
                     + "address's own longest-idle one (default: ${DEFAULT-VALUE}).")
     int metricsMaxConnectionsPerAddress;
 
-    @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
+    @Option(names = "--idle-timeout", defaultValue = "30s", converter = ValueConverters.DurationConverter.class,
             description = "Close a connection with no complete frame for this long, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
 
     @Option(names = "--length-field", defaultValue = "2", description = "Length field width, 2 or 4 bytes (default: ${DEFAULT-VALUE}).")
     int lengthField;
 
-    @Option(names = "--max-frame", converter = ByteSizeConverter.class,
+    @Option(names = "--max-frame", converter = ValueConverters.ByteSizeConverter.class,
             description = "Largest body in bytes, e.g. 4094, 64k, 16MB (k, M, G count 1024s); default 4094 with a "
                     + "2-byte field, 16777216 (16 MiB) with 4.")
     Integer maxFrame;
 
-    @Option(names = "--max-connections", converter = CountConverter.class,
+    @Option(names = "--max-connections", converter = ValueConverters.CountConverter.class,
             description = "Connections served at once on each port (TCP, TLS, Noise, RPC; QUIC connections and "
                     + "streams), e.g. 100k (default: the open-file limit less a reserve; the TCP ports together stay "
                     + "within it).")
     Integer maxConnections;
 
     @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
-            converter = CountConverter.class,
+            converter = ValueConverters.CountConverter.class,
             description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
     int maxUdpSessions;
 
@@ -126,7 +126,7 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 = one per core (default: ${DEFAULT-VALUE}).")
     int ioThreads;
 
-    @Option(names = "--transport", defaultValue = "auto", converter = TransportKindConverter.class,
+    @Option(names = "--transport", defaultValue = "auto", converter = ValueConverters.TransportKindConverter.class,
             description = "auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}: epoll, else io_uring, else nio).")
     TransportKind transport;
 
@@ -136,11 +136,11 @@ final class EchoServerCommand implements Callable<Integer> {
             + "process). Without it a port another process holds cannot be bound.")
     boolean reusePort;
 
-    @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(names = "--shutdown-timeout", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,
             description = "How long a graceful stop may flush (default: ${DEFAULT-VALUE}).")
     Duration shutdownTimeout;
 
-    @Option(names = "--linger-timeout", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(names = "--linger-timeout", defaultValue = "2s", converter = ValueConverters.DurationConverter.class,
             description = "How long a closing connection, its replies flushed and its output shut, waits for the "
                     + "client's end of stream before closing (default: ${DEFAULT-VALUE}).")
     Duration lingerTimeout;
@@ -193,12 +193,12 @@ final class EchoServerCommand implements Callable<Integer> {
     boolean rpcNoise;
 
     @Option(names = "--noise-max-handshakes", defaultValue = "" + ServerNoiseConfig.DEFAULT_MAX_HANDSHAKES,
-            converter = CountConverter.class, description = "Noise handshakes in progress at once on the Noise port (and "
+            converter = ValueConverters.CountConverter.class, description = "Noise handshakes in progress at once on the Noise port (and "
                     + "on the RPC port with --rpc-noise), from the first message to the answer; one past it is closed "
                     + "before any key agreement (default: ${DEFAULT-VALUE}).")
     int noiseMaxHandshakes;
 
-    @Option(names = "--noise-max-handshakes-per-address", converter = CountConverter.class,
+    @Option(names = "--noise-max-handshakes-per-address", converter = ValueConverters.CountConverter.class,
             description = "Noise handshakes in progress at once from one source address (an IPv6 /64 counts as one); "
                     + "one past it is closed before any key agreement (default: an eighth of --noise-max-handshakes).")
     Integer noiseMaxHandshakesPerAddress;
@@ -213,7 +213,7 @@ final class EchoServerCommand implements Callable<Integer> {
                     + "use with --rpc-tls, or the token crosses the network in the clear.")
     Path rpcTokenFile;
 
-    @Option(names = "--rpc-auth-timeout", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(names = "--rpc-auth-timeout", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,
             description = "With --rpc-token-file: close an RPC connection that has not authenticated this long after "
                     + "its accept, TLS or Noise handshake included; pings do not extend it (default: ${DEFAULT-VALUE}).")
     Duration rpcAuthTimeout;
@@ -553,51 +553,5 @@ final class EchoServerCommand implements Callable<Integer> {
     static String hostPort(InetSocketAddress address) {
         String host = address.getAddress().getHostAddress();
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
-    }
-
-    static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                return Durations.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    /** Bytes as {@link ByteSizes} reads them: {@code 4094}, {@code 64k}, {@code 16MB}. */
-    static final class ByteSizeConverter implements picocli.CommandLine.ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                return ByteSizes.parseInt(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    /** A count as {@link Counts} reads it: {@code 100000}, {@code 100k}. */
-    static final class CountConverter implements picocli.CommandLine.ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                return Counts.parseInt(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    static final class TransportKindConverter implements picocli.CommandLine.ITypeConverter<TransportKind> {
-        @Override
-        public TransportKind convert(String value) {
-            try {
-                return TransportKind.fromLabel(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.ricochet.server;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.config.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import picocli.CommandLine;

@@ -2,7 +2,7 @@ package io.ricochet.server;
 
 import static java.util.Map.entry;
 
-import io.ricochet.config.InvalidValueException;
+import io.ricochet.commandline.UsageErrors;
 import java.util.HashMap;
 import java.util.Map;
 import picocli.CommandLine;
@@ -45,9 +45,7 @@ final class FlagNames {
 
     /** {@code invalid option value: --max-frame 0 (expected: 1..65535)}; a message about no one flag as it is. */
     static ParameterException usage(CommandLine cli, IllegalArgumentException e, Map<String, String> flags) {
-        String flag = e instanceof InvalidValueException invalid ? flags.get(invalid.field()) : null;
-        return new ParameterException(cli, "invalid option value: "
-                + (flag != null ? ((InvalidValueException) e).describe(flag) : e.getMessage()));
+        return UsageErrors.invalidValue(cli, e, flags::get);
     }
 
     private static Map<String, String> overriding(Map<String, String> base, Map<String, String> overrides) {

@@ -3,6 +3,7 @@ package io.ricochet.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.commandline.ExitCodes;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

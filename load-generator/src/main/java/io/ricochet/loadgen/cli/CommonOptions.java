@@ -1,10 +1,11 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.TransportKind;
 import io.ricochet.loadgen.engine.Targets;
+import io.ricochet.loadgen.report.threshold.Threshold;
 import java.net.URI;
 import java.nio.file.Path;
-import io.ricochet.loadgen.report.threshold.Threshold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ final class CommonOptions {
             description = "Address --metrics-port binds; 0.0.0.0 for a scraper elsewhere (default: ${DEFAULT-VALUE}).")
     String metricsHost;
 
-    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+    @Option(names = "--interval", defaultValue = "1s", converter = ValueConverters.DurationConverter.class,
             description = "Progress and report interval (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
@@ -55,7 +56,7 @@ final class CommonOptions {
     @Option(names = "--json", description = "Print the summary as JSON on stdout instead of the table.")
     boolean json;
 
-    @Option(names = "--io", defaultValue = "auto", converter = Converters.IoConverter.class,
+    @Option(names = "--io", defaultValue = "auto", converter = ValueConverters.TransportKindConverter.class,
             description = "Client I/O: auto, io_uring, epoll or nio (default: ${DEFAULT-VALUE}).")
     TransportKind io;
 

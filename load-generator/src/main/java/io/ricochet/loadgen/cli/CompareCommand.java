@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.report.html.ComparePage;
 import java.nio.file.Files;
 import java.nio.file.Path;

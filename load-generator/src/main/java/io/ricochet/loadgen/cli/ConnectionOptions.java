@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import picocli.CommandLine.Option;
 
 /**
@@ -9,7 +10,7 @@ import picocli.CommandLine.Option;
  */
 final class ConnectionOptions {
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", converter = Converters.CountConverter.class, description = "Connections, e.g. 500 or 10k (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = ValueConverters.CountConverter.class, description = "Connections, e.g. 500 or 10k (default: ${DEFAULT-VALUE}).")
     int connections;
 
     @Shard(Shard.Rule.SPLIT_RATE)

@@ -3,15 +3,17 @@ package io.ricochet.loadgen.cli;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
-import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
 import io.ricochet.loadgen.distributed.PodScrapeTargets;
+import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
 import io.ricochet.loadgen.plan.CapacityPlan;
 import io.ricochet.loadgen.report.DistributedSummary;
@@ -33,14 +35,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 @Command(name = "controller", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs a scenario over --workers workers as one run: local worker JVMs (default) or a Kubernetes "
@@ -61,11 +63,11 @@ class ControllerCommand implements Callable<Integer> {
     @Option(names = "--weights", split = ",", description = "Relative share of each worker, e.g. 1,1,2 (default: equal).")
     double[] weights;
 
-    @Option(names = "--start-timeout", defaultValue = "60s", converter = Converters.DurationConverter.class,
+    @Option(names = "--start-timeout", defaultValue = "60s", converter = ValueConverters.DurationConverter.class,
             description = "How long the start barrier waits for every worker (default: ${DEFAULT-VALUE}).")
     Duration startTimeout;
 
-    @Option(names = "--stall-timeout", converter = Converters.DurationConverter.class,
+    @Option(names = "--stall-timeout", converter = ValueConverters.DurationConverter.class,
             description = "A running worker silent this long has stopped reporting (default: 5 intervals + 10s).")
     Duration stallTimeout;
 
@@ -227,7 +229,7 @@ class ControllerCommand implements Callable<Integer> {
                 });
                 DistributedSummary summary = controller.run(workersExecutor, executor);
                 // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
-                int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILED
+                int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILURE
                         : RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
                 exit = RunSupport.conclude(common, summary, exit, () -> printTables(summary, command, sub),
                         spec.commandLine().getOut());

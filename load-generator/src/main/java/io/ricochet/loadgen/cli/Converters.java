@@ -2,14 +2,11 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.config.ByteSizes;
 import io.ricochet.config.Counts;
-import io.ricochet.config.Durations;
-import io.ricochet.config.TransportKind;
 import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +14,10 @@ import java.util.function.ToIntFunction;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Parsers for the load generator's option values; each failure is one line naming the value. */
+/**
+ * Parsers for the load generator's own option values; each failure is one line naming the value. The framework's units
+ * (durations, byte sizes, counts, I/O transports) are parsed by the shared {@code ValueConverters}.
+ */
 final class Converters {
     private Converters() {
     }
@@ -27,17 +27,6 @@ final class Converters {
         public io.ricochet.loadgen.report.threshold.Threshold convert(String value) {
             try {
                 return io.ricochet.loadgen.report.threshold.Threshold.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    static final class DurationConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                return Durations.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
@@ -79,17 +68,6 @@ final class Converters {
         }
     }
 
-    static final class IoConverter implements ITypeConverter<TransportKind> {
-        @Override
-        public TransportKind convert(String value) {
-            try {
-                return TransportKind.fromLabel(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
     /** A body size range. */
     record SizeRange(int min, int max) {
     }
@@ -104,38 +82,6 @@ final class Converters {
         public SizeRange convert(String value) {
             return range(value, ByteSizes::parseInt, "size",
                     "bytes N or MIN..MAX, 1 <= MIN <= MAX, e.g. 64, 4k, 1MB, 1k..4k");
-        }
-    }
-
-    /** A count such as {@code 500}, {@code 10k} or {@code 1.5k}, in {@link Counts}' units. */
-    static final class CountConverter implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return parsed(value, Counts::parseInt);
-        }
-    }
-
-    /** As {@link CountConverter}, for counts that may pass 2^31: requests, cycles. */
-    static final class LongCountConverter implements ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            return parsed(value, Counts::parseLong);
-        }
-    }
-
-    /** A number of bytes such as {@code 1400}, {@code 4k} or {@code 1MB}, in {@link ByteSizes}' units. */
-    static final class ByteSizeConverter implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return parsed(value, ByteSizes::parseInt);
-        }
-    }
-
-    private static <T> T parsed(String value, java.util.function.Function<String, T> parse) {
-        try {
-            return parse.apply(value);
-        } catch (IllegalArgumentException e) {
-            throw new TypeConversionException(e.getMessage());
         }
     }
 

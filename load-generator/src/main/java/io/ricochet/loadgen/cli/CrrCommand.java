@@ -1,6 +1,8 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.engine.LoadSpec;
+import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
@@ -8,7 +10,6 @@ import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.tls.QuicResumption;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
-import io.ricochet.loadgen.engine.RunHooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,7 +23,7 @@ final class CrrCommand extends ScenarioCommand {
     LoadOptions load;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--concurrency", converter = Converters.CountConverter.class, defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--tls-resume", description = "Over TLS or QUIC, resume the session of an earlier transaction "

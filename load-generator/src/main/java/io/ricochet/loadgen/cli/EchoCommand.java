@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.engine.RunHooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,7 +15,7 @@ final class EchoCommand extends ScenarioCommand {
     @Mixin
     ConnectionOptions connections = new ConnectionOptions(10, 0, 0);
 
-    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "1",
+    @Option(names = "--pipeline", converter = ValueConverters.CountConverter.class, defaultValue = "1",
             description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 

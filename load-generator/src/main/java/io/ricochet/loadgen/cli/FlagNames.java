@@ -1,6 +1,6 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.config.InvalidValueException;
+import io.ricochet.commandline.UsageErrors;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,9 +46,7 @@ final class FlagNames {
 
     /** {@code invalid option value: --size 70000 (expected: 1..65535)}; a message about no one flag as it is. */
     static ParameterException usage(CommandSpec command, IllegalArgumentException e) {
-        String flag = e instanceof InvalidValueException invalid ? flag(command, invalid.field()) : null;
-        return new ParameterException(command.commandLine(), "invalid option value: "
-                + (flag != null ? ((InvalidValueException) e).describe(flag) : e.getMessage()));
+        return UsageErrors.invalidValue(command.commandLine(), e, field -> flag(command, field));
     }
 
     private static String flag(CommandSpec command, String field) {

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.config.LeakDetection;
 import io.ricochet.transport.IoTransport;
 import picocli.CommandLine.Command;
@@ -39,7 +40,7 @@ public final class LoadGeneratorMain implements Runnable {
         });
         cli.setExecutionExceptionHandler((e, parsed, result) -> {
             parsed.getErr().println("load-generator: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return ExitCodes.FAILED;
+            return ExitCodes.FAILURE;
         });
         return cli;
     }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.LengthField;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
@@ -21,11 +22,11 @@ final class LoadOptions {
     @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
     int lengthField;
 
-    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+    @Option(names = "--duration", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,
             description = "Measured time, e.g. 30s, 1m30s (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--warmup", converter = Converters.DurationConverter.class,
+    @Option(names = "--warmup", converter = ValueConverters.DurationConverter.class,
             description = "Load before measuring, not counted (default: 2s in open loop, so the JVM's start-up is not "
                     + "in the corrected latency; 0s in closed loop, and for ramp's steps, which --warmup-step precedes).")
     Duration warmup;
@@ -38,7 +39,7 @@ final class LoadOptions {
         return warmup != null ? warmup : openLoop ? OPEN_LOOP_WARMUP : Duration.ZERO;
     }
 
-    @Option(names = "--timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+    @Option(names = "--timeout", defaultValue = "5s", converter = ValueConverters.DurationConverter.class,
             description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 

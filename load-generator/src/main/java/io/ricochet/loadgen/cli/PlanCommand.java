@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.distributed.JobFactory;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
 import io.ricochet.loadgen.plan.CapacityPlan;
@@ -39,7 +40,7 @@ final class PlanCommand extends ControllerCommand {
             capacity.lines().forEach(out::println);
             out.println(verdict);
             out.flush();
-            return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILED;
+            return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         printManifests(capacity, verdict, out);
         return ExitCodes.OK;

@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
 import io.ricochet.config.Durations;
 import io.ricochet.loadgen.engine.LoadSpec;
@@ -38,13 +40,13 @@ final class RampCommand implements Callable<Integer> {
     LoadOptions load;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", converter = Converters.CountConverter.class, defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = ValueConverters.CountConverter.class, defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "16", description = "Most requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pipeline", converter = ValueConverters.CountConverter.class, defaultValue = "16", description = "Most requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
-    @Option(names = "--slo", defaultValue = "10ms", converter = Converters.DurationConverter.class,
+    @Option(names = "--slo", defaultValue = "10ms", converter = ValueConverters.DurationConverter.class,
             description = "Highest acceptable corrected p99 (default: ${DEFAULT-VALUE}).")
     Duration slo;
 
@@ -62,7 +64,7 @@ final class RampCommand implements Callable<Integer> {
     @Option(names = "--refine", defaultValue = "3", description = "Bisection steps between the last good and first bad rate (default: ${DEFAULT-VALUE}).")
     int refine;
 
-    @Option(names = "--warmup-step", defaultValue = "2s", converter = Converters.DurationConverter.class,
+    @Option(names = "--warmup-step", defaultValue = "2s", converter = ValueConverters.DurationConverter.class,
             description = "An uncounted first run at the start rate, so JIT compilation does not fail step 1 (default: ${DEFAULT-VALUE}).")
     Duration warmupStep;
 
@@ -127,7 +129,7 @@ final class RampCommand implements Callable<Integer> {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            return alone.exitStatus(RunSupport.conclude(common, report, knee != null ? ExitCodes.OK : ExitCodes.FAILED,
+            return alone.exitStatus(RunSupport.conclude(common, report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> SweepCommand.printTable(report, out), out));
         }
     }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.engine.RpcLoad;
 import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.rpc.Registration;
@@ -14,11 +15,11 @@ import picocli.CommandLine.Option;
                 + "cycle and per step. --target is the RPC port.")
 final class RegisterCommand extends ScenarioCommand {
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--pairs", converter = Converters.CountConverter.class, defaultValue = "10", description = "Client pairs (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pairs", converter = ValueConverters.CountConverter.class, defaultValue = "10", description = "Client pairs (default: ${DEFAULT-VALUE}).")
     int pairs;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--cycles", converter = Converters.LongCountConverter.class, defaultValue = "10000", description = "Cycles in all, e.g. 10k, split evenly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--cycles", converter = ValueConverters.LongCountConverter.class, defaultValue = "10000", description = "Cycles in all, e.g. 10k, split evenly (default: ${DEFAULT-VALUE}).")
     long cycles;
 
     @Mixin

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.report.html.HtmlReport;
 import io.ricochet.loadgen.report.html.RebuiltSummary;
 import java.nio.file.Files;
@@ -7,8 +8,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.engine.RpcLoad;
 import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.workload.RpcWorkload;
@@ -13,14 +14,14 @@ import picocli.CommandLine.Option;
                 + "any method with --proto and --data, or a workload with --workload. --target is the RPC port.")
 final class RpcCommand extends ScenarioCommand {
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--clients", converter = Converters.CountConverter.class, defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--clients", converter = ValueConverters.CountConverter.class, defaultValue = "50", description = "Clients, one connection each (default: ${DEFAULT-VALUE}).")
     int clients;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--requests", converter = Converters.LongCountConverter.class, defaultValue = "200000", description = "Calls in all, e.g. 200k, split evenly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--requests", converter = ValueConverters.LongCountConverter.class, defaultValue = "200000", description = "Calls in all, e.g. 200k, split evenly (default: ${DEFAULT-VALUE}).")
     long requests;
 
-    @Option(names = "--in-flight", converter = Converters.CountConverter.class, defaultValue = "1",
+    @Option(names = "--in-flight", converter = ValueConverters.CountConverter.class, defaultValue = "1",
             description = "Calls each client keeps waiting, pipelined on its connection (default: ${DEFAULT-VALUE}).")
     int inFlight;
 

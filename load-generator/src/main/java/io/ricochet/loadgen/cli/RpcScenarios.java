@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.engine.RpcLoad;
 import io.ricochet.loadgen.engine.RpcSpec;
@@ -66,9 +67,9 @@ final class RpcScenarios {
 
     static int exitStatus(RpcSummary s, double maxErrorRate) {
         if (s.bad() > 0 || s.receivedOk() == 0) {
-            return ExitCodes.FAILED;
+            return ExitCodes.FAILURE;
         }
-        return s.errors() > maxErrorRate * s.requests() ? ExitCodes.FAILED : ExitCodes.OK;
+        return s.errors() > maxErrorRate * s.requests() ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
     static Map<String, Object> config(String command, RpcSpec spec, int size) {

@@ -1,13 +1,16 @@
 package io.ricochet.loadgen.cli;
 
 import io.netty.handler.codec.quic.QuicSslContext;
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.config.LengthField;
-import io.ricochet.loadgen.report.ReportWriter;
-import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.report.SummaryTable;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.engine.Targets;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.SummaryTable;
+import io.ricochet.loadgen.report.threshold.Threshold;
+import io.ricochet.loadgen.report.threshold.Thresholds;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.workload.FrameWorkload;
@@ -24,8 +27,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import io.ricochet.loadgen.report.threshold.Threshold;
-import io.ricochet.loadgen.report.threshold.Thresholds;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -191,14 +192,14 @@ final class RunSupport {
      */
     static int exitStatus(Summary s, double maxErrorRate) {
         if (s.bad() > 0 || s.unexpected() > 0) {
-            return ExitCodes.FAILED;
+            return ExitCodes.FAILURE;
         }
         long failures = s.errors() + s.connectFailures() + (s.handshakeFailures() == null ? 0 : s.handshakeFailures());
         if (failures > 0 && failures > maxErrorRate * Math.max(1, s.requests())) {
-            return ExitCodes.FAILED;
+            return ExitCodes.FAILURE;
         }
         if (s.requests() == 0) {
-            return ExitCodes.FAILED;
+            return ExitCodes.FAILURE;
         }
         return ExitCodes.OK;
     }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.engine.RunHooks;
 import java.time.Duration;
 import java.util.concurrent.Callable;

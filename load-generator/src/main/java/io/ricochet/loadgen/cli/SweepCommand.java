@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.engine.LoadSpec;
@@ -37,30 +39,30 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--requests-per-step", converter = Converters.LongCountConverter.class, defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--requests-per-step", converter = ValueConverters.LongCountConverter.class, defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
     long requestsPerStep;
 
-    @Option(names = "--max-size", converter = Converters.ByteSizeConverter.class, defaultValue = "16777216", description = "Largest body of the size sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-size", converter = ValueConverters.ByteSizeConverter.class, defaultValue = "16777216", description = "Largest body of the size sweep (default: ${DEFAULT-VALUE}).")
     int maxSize;
 
     @Option(names = "--counts", converter = Converters.CountRangeConverter.class,
             description = "Also (or only, with --no-sizes) a count sweep: MIN..MAX requests in steps of MIN, at --count-size.")
     Converters.SizeRange counts;
 
-    @Option(names = "--count-size", converter = Converters.ByteSizeConverter.class, defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--count-size", converter = ValueConverters.ByteSizeConverter.class, defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
     int countSize;
 
     @Option(names = "--no-sizes", description = "Skip the size sweep.")
     boolean noSizes;
 
     @Shard(Shard.Rule.SPLIT_TOTAL)
-    @Option(names = "--connections", converter = Converters.CountConverter.class, defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--pipeline", converter = Converters.CountConverter.class, defaultValue = "1", description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pipeline", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
-    @Option(names = "--timeout", defaultValue = "30s", converter = Converters.DurationConverter.class,
+    @Option(names = "--timeout", defaultValue = "30s", converter = ValueConverters.DurationConverter.class,
             description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
@@ -131,7 +133,7 @@ final class SweepCommand implements Callable<Integer> {
                 Files.createDirectories(common.report);
                 ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
             }
-            return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILED,
+            return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> printTable(report, out), out));
         }
     }

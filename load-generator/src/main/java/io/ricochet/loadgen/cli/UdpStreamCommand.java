@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.engine.DatagramStream;
@@ -12,12 +14,12 @@ import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.payload.Template;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.ServerLines;
-import io.ricochet.loadgen.scrape.ServerSummary;
 import io.ricochet.loadgen.report.Summaries;
 import io.ricochet.loadgen.report.UdpSearchSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.run.Runs;
+import io.ricochet.loadgen.scrape.ServerSummary;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
@@ -48,10 +50,10 @@ final class UdpStreamCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--size", converter = Converters.ByteSizeConverter.class, defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", converter = ValueConverters.ByteSizeConverter.class, defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--sockets", converter = Converters.CountConverter.class, defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sockets", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
     int sockets;
 
     @Shard(Shard.Rule.SPLIT_RATE)
@@ -62,11 +64,11 @@ final class UdpStreamCommand implements Callable<Integer> {
     @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
     int lengthField;
 
-    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+    @Option(names = "--duration", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,
             description = "How long to send (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--linger", defaultValue = "500ms", converter = Converters.DurationConverter.class,
+    @Option(names = "--linger", defaultValue = "500ms", converter = ValueConverters.DurationConverter.class,
             description = "How long to wait for replies after sending stops (default: ${DEFAULT-VALUE}).")
     Duration linger;
 
@@ -83,7 +85,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                     + "share of the failing one (default: ${DEFAULT-VALUE}).")
     double precision;
 
-    @Option(names = "--max-trials", defaultValue = "12", converter = Converters.CountConverter.class,
+    @Option(names = "--max-trials", defaultValue = "12", converter = ValueConverters.CountConverter.class,
             description = "With --search: at most this many trials, the first included (default: ${DEFAULT-VALUE}).")
     int maxTrials;
 
@@ -118,7 +120,7 @@ final class UdpStreamCommand implements Callable<Integer> {
             }
             UdpStreamSummary summary = trial(rate, target, field, alone, common.report, System.err);
             return alone.exitStatus(RunSupport.conclude(common, summary,
-                    summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILED : ExitCodes.OK,
+                    summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILURE : ExitCodes.OK,
                     () -> printTable(summary, out), out));
         }
     }
@@ -175,7 +177,7 @@ final class UdpStreamCommand implements Callable<Integer> {
             ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
         }
         boolean clean = trials.stream().allMatch(t -> t.bad() == 0);
-        return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILED,
+        return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,
                 () -> printSearch(summary, out), out);
     }
 

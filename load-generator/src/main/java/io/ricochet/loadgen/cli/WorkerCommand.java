@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerSession;
 import io.ricochet.loadgen.distributed.proto.Assignment;
@@ -8,13 +10,13 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -35,7 +37,7 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--index", description = "This worker's index; default: $" + INDEX_ENV + " (an Indexed Job's pod).")
     Integer index;
 
-    @Option(names = "--connect-timeout", defaultValue = "120s", converter = Converters.DurationConverter.class,
+    @Option(names = "--connect-timeout", defaultValue = "120s", converter = ValueConverters.DurationConverter.class,
             description = "How long to keep trying to reach the controller (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
@@ -82,7 +84,7 @@ final class WorkerCommand implements Callable<Integer> {
                 session.done(ExitCodes.USAGE, "cannot run its shard: " + e.getMessage());
                 throw e;
             } catch (Exception e) {
-                session.done(ExitCodes.FAILED, e.getMessage() == null ? e.toString() : e.getMessage());
+                session.done(ExitCodes.FAILURE, e.getMessage() == null ? e.toString() : e.getMessage());
                 throw e;
             }
             session.done(exit, null);

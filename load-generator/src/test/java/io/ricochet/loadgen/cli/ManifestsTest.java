@@ -24,8 +24,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -33,6 +33,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.distributed.JobFactory;
 import io.ricochet.loadgen.distributed.JvmSizing;
 import io.ricochet.loadgen.distributed.KubernetesExecutor;
@@ -67,8 +68,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * The k8s/ manifests. Every file parses into Fabric8's model, and every profile, as {@code kubectl kustomize} builds it,

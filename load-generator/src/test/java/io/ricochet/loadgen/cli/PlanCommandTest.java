@@ -3,6 +3,7 @@ package io.ricochet.loadgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.commandline.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,7 +31,7 @@ class PlanCommandTest {
     void planNamesTheLimitARunBreaks() {
         Cli.Result r = Cli.run("plan", "--workers", "1", "massive", "--target", "127.0.0.1:7000", "--connections",
                 TOO_MANY);
-        assertEquals(ExitCodes.FAILED, r.exit(), r.err());
+        assertEquals(ExitCodes.FAILURE, r.exit(), r.err());
         assertTrue(r.out().contains("\nrefused: " + PORTS_REFUSAL), r.out());
     }
 
@@ -55,7 +56,7 @@ class PlanCommandTest {
     void aRampLongerThanTheRunIsRefusedForTheWholeRun() {
         Cli.Result r = Cli.run("plan", "--workers", "2", "massive", "--target", "127.0.0.1:7000", "--connections",
                 "10k", "--connect-rate", "100", "--warmup", "5s", "--duration", "10s");
-        assertEquals(ExitCodes.FAILED, r.exit(), r.err());
+        assertEquals(ExitCodes.FAILURE, r.exit(), r.err());
         assertTrue(r.out().endsWith("refused: connect time: 10,000 connections at 100/s take 100.0 s, longer than "
                 + "the run's 15.0 s (raise --connect-rate, --warmup or --duration)\n"), r.out());
     }

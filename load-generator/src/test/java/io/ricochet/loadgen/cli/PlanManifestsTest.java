@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.distributed.JobFactory;
 import io.ricochet.loadgen.distributed.JvmSizing;
 import io.ricochet.loadgen.distributed.KubernetesSettings;
@@ -148,7 +149,7 @@ class PlanManifestsTest {
     void aRefusedRunPrintsThePlanAndNoManifests() {
         Cli.Result r = run("plan", List.of("--workers", "3", "--executor", "kubernetes", "--worker-memory", "64Mi",
                 "--manifests", "echo", "--target", "echo-server:7000", "--connections", "300"));
-        assertEquals(ExitCodes.FAILED, r.exit(), r.err());
+        assertEquals(ExitCodes.FAILURE, r.exit(), r.err());
         assertFalse(r.out().contains("---"), r.out());
         assertFalse(r.out().contains("kind:"), r.out());
         assertTrue(r.out().endsWith("refused: memory: each worker pod needs about 91 MiB for 100 connections, more than "
@@ -183,7 +184,7 @@ class PlanManifestsTest {
                     "1s");
             Cli.Result ran = run("controller", Stream.concat(Stream.concat(options.stream(), Stream.of("--keep")),
                     scenario.stream()).toList());
-            assertEquals(ExitCodes.FAILED, ran.exit(), ran.err());
+            assertEquals(ExitCodes.FAILURE, ran.exit(), ran.err());
             Job created = client.batch().v1().jobs().inNamespace(NS).withName("load-m").get();
             assertNotNull(created, "--keep keeps the Job");
             Job job = (Job) objects(printed.out()).get(1);

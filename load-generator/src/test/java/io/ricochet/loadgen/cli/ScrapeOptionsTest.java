@@ -3,6 +3,7 @@ package io.ricochet.loadgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.commandline.ExitCodes;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,72 @@
+package io.ricochet.commandline;
+
+import io.ricochet.config.ByteSizes;
+import io.ricochet.config.Counts;
+import io.ricochet.config.Durations;
+import io.ricochet.config.TransportKind;
+import java.time.Duration;
+import java.util.function.Function;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * picocli converters for the framework's units, as both programs' flags take them; a value that does not parse is one
+ * line naming it ({@code duration: 5 (expected: a number with a unit, ...)}), never a stack trace.
+ *
+ * <pre>{@code
+ * @Option(names = "--idle-timeout", converter = ValueConverters.DurationConverter.class)
+ * Duration idleTimeout;
+ * }</pre>
+ */
+public final class ValueConverters {
+    private ValueConverters() {
+    }
+
+    /** A duration as {@link Durations} reads it: {@code 500ms}, {@code 2s}, {@code 10m}. */
+    public static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return parsed(value, Durations::parse);
+        }
+    }
+
+    /** A number of bytes as {@link ByteSizes} reads it: {@code 1400}, {@code 64k}, {@code 16MB}. */
+    public static final class ByteSizeConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return parsed(value, ByteSizes::parseInt);
+        }
+    }
+
+    /** A count as {@link Counts} reads it: {@code 500}, {@code 100k}, {@code 1.5k}. */
+    public static final class CountConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return parsed(value, Counts::parseInt);
+        }
+    }
+
+    /** As {@link CountConverter}, for counts that may pass 2^31: requests, cycles. */
+    public static final class LongCountConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parsed(value, Counts::parseLong);
+        }
+    }
+
+    /** An I/O transport by its label: {@code auto}, {@code io_uring}, {@code epoll} or {@code nio}. */
+    public static final class TransportKindConverter implements ITypeConverter<TransportKind> {
+        @Override
+        public TransportKind convert(String value) {
+            return parsed(value, TransportKind::fromLabel);
+        }
+    }
+
+    private static <T> T parsed(String value, Function<String, T> parse) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+}
