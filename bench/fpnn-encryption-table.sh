@@ -12,7 +12,7 @@
 #
 # Rounds interleave the contenders. Each line: round, contender, shape, QPS, p50 and p99 in microseconds, the
 # server's CPU (largest per-interval process_cpu_usage, a share of both cores), bad replies, errors.
-# bench/fpnn-table-summary.py turns the lines into the table in docs/performance.md: the median and range
+# bench/fpnn-table-summary.py turns the lines into the table in docs/perf/history.md: the median and range
 # over rounds, and each cell's ratio to plaintext in the same round.
 #
 # usage: bench/fpnn-encryption-table.sh [ROUNDS] > raw.txt   (needs: mvn -B -ntp -DskipTests package)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reliability issue's hostile peers (faults 2-5), before and after: each attack on a fresh process, all on
-# loopback. Prints one line per jar and attack; docs/performance.md ("Hostile peers, second round") has the table.
+# loopback. Prints one line per jar and attack; docs/perf/history.md ("Hostile peers, second round") has the table.
 #
 #   2  load-generator rpc against a server that answers pings but no call (bench/hostile/SilentRpcServer.java):
 #      how long a run of 20 requests takes, and what a SIGTERM'd run at the defaults says it sent

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates every measured table of docs/performance.md on this machine, from scratch, into
+# Regenerates every measured table of docs/perf/history.md on this machine, from scratch, into
 # target/report/. Takes about an hour on 2 cores, half of it JMH's full profile. Needs Java 17, Maven and gcc.
 #
 # usage: bench/report.sh [SECONDS_PER_LOAD_RUN]

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>The target is 1 KiB. Netty's own objects for one accepted channel (channel, config, unsafe,
  * pipeline with head and tail, outbound buffer, channel id, cached local and remote addresses,
  * registration) come to about 1.06 KiB on epoll before Ricochet adds a handler, so the target is not
- * met; see docs/performance.md for the breakdown. This test guards against regressions at 2.5 KiB (NIO carries a selection key and more per channel).
+ * met; see docs/perf/history.md ("Memory per idle connection") for the breakdown. This test guards against regressions at 2.5 KiB (NIO carries a selection key and more per channel).
  * Run with {@code -Dtest.jvm.args=-Dfootprint.histogram=true} to keep a class histogram in target/.
  */
 @Timeout(120)

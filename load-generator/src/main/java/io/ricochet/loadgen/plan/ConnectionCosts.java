@@ -7,14 +7,14 @@ package io.ricochet.loadgen.plan;
 public record ConnectionCosts(long clientBytes, long serverBytes, long kernelBytes, long workerBaseBytes,
         long serverBaseBytes) {
     /**
-     * Measured by {@code bench/held-connections.sh 100000} on the 2-core, 24 GiB machine (docs/performance.md,
+     * Measured by {@code bench/held-connections.sh 100000} on the 2-core, 24 GiB machine (docs/perf/history.md,
      * "A hundred thousand held connections"): RSS growth per connection while holding (4,014 B and 2,998 B), slab
      * growth for the kernel (8,382 B), and an idle worker's and server's RSS (91 and 85 MiB).
      */
     public static final ConnectionCosts MEASURED = new ConnectionCosts(4_000, 3_000, 8_400, 91L << 20, 85L << 20);
 
     /**
-     * A QUIC connection, measured with {@code massive --transport quic} (docs/performance.md, "QUIC connections held
+     * A QUIC connection, measured with {@code massive --transport quic} (docs/perf/history.md, "QUIC connections held
      * past the open-file limit"): RSS growth per held connection, generator 40 KB and server 42 KB at 10,000 (quiche's
      * state and TLS), and nothing in the kernel, since connections share their sockets.
      */
