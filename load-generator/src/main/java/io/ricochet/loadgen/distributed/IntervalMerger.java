@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
  * Merges the workers' interval reports into the run's intervals, by interval number. Histograms are
  * added, never averaged, so every merged percentile is exact. An interval is complete when every
  * worker still running has reported it, or when it is overdue; a report that comes after its interval
- * was emitted joins the next one, so nothing is dropped. Not thread-safe: the controller holds its lock.
+ * was emitted joins the next one, so nothing is dropped. Not thread-safe: callers hold the
+ * {@link WorkerRoster}'s lock.
  *
  * <p>Each pending interval holds four full-range histograms, so only reports within {@code window}
  * intervals of the run's clock (or of the next interval to emit, if that is later) are taken. Pending

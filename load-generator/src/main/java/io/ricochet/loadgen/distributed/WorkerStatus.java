@@ -5,7 +5,7 @@ import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcConnection;
 import org.HdrHistogram.Histogram;
 
-/** One worker as the controller sees it; guarded by the controller's lock. */
+/** One worker as the controller sees it; guarded by the {@link WorkerRoster}'s lock. */
 final class WorkerStatus {
     final int index;
     WorkerState state = WorkerState.PENDING;
