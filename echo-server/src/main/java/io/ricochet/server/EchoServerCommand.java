@@ -113,6 +113,12 @@ final class EchoServerCommand implements Callable<Integer> {
                     + "within it).")
     Integer maxConnections;
 
+    @Option(names = "--max-connections-per-address", converter = ValueConverters.CountConverter.class,
+            description = "Connections served at once from one source address (an IPv4 address or an IPv6 /64) on "
+                    + "each TCP port (TCP, TLS, Noise, RPC), e.g. 64 (default: no cap: a load generator on one host "
+                    + "holds thousands).")
+    Integer maxConnectionsPerAddress;
+
     @Option(names = "--max-udp-sessions", defaultValue = "" + ServerConfig.DEFAULT_MAX_UDP_SESSIONS,
             converter = ValueConverters.CountConverter.class,
             description = "UDP peers tracked at once, e.g. 100k (default: ${DEFAULT-VALUE}).")
@@ -384,6 +390,9 @@ final class EchoServerCommand implements Callable<Integer> {
             }
             if (maxConnections != null) {
                 builder.maxConnections(maxConnections);
+            }
+            if (maxConnectionsPerAddress != null) {
+                builder.maxConnectionsPerAddress(maxConnectionsPerAddress);
             }
             Checks.inRange("metricsPort", metricsPort, ServerConfig.DISABLED, 65_535);
             return builder.build();

@@ -18,6 +18,7 @@ final class FlagNames {
             entry("host", "--host"), entry("tcpPort", "--tcp-port"), entry("udpPort", "--udp-port"),
             entry("lengthField", "--length-field"), entry("maxFrame", "--max-frame"),
             entry("idleTimeout", "--idle-timeout"), entry("maxConnections", "--max-connections"),
+            entry("maxConnectionsPerAddress", "--max-connections-per-address"),
             entry("maxUdpSessions", "--max-udp-sessions"), entry("ioThreads", "--io-threads"),
             entry("udpChannels", "--udp-channels"),
             entry("transport", "--transport"), entry("shutdownTimeout", "--shutdown-timeout"),

@@ -164,7 +164,7 @@ class EchoServerCliTest {
         cli.setOut(new java.io.PrintWriter(out));
         assertEquals(0, cli.execute("--help"));
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
-                "--length-field", "--max-frame", "--max-connections", "--io-threads", "--transport", "--linger-timeout",
+                "--length-field", "--max-frame", "--max-connections", "--max-connections-per-address", "--io-threads", "--transport", "--linger-timeout",
                 "--metrics-max-connections", "--metrics-max-connections-per-address", "--rpc-auth-timeout",
                 "--noise-max-handshakes", "--noise-max-handshakes-per-address", "--noise-handshake-threads")) {
             assertTrue(out.toString().contains(flag), flag);

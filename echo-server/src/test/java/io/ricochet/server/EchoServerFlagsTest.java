@@ -39,6 +39,7 @@ class EchoServerFlagsTest {
         "--max-frame 64k|--max-frame 65536 (expected: 1..65535)",
         "--io-threads -1|--io-threads -1 (expected: 0..1024)",
         "--max-connections 0|--max-connections 0 (expected: > 0)",
+        "--max-connections-per-address 0|--max-connections-per-address 0 (expected: > 0)",
         "--max-udp-sessions 0|--max-udp-sessions 0 (expected: > 0)",
         "--length-field 3|--length-field 3 (expected: 2 or 4)",
         "--tcp-port 70000|--tcp-port 70000 (expected: -1..65535)",

@@ -42,6 +42,10 @@ import java.time.Duration;
  * @param quicRetry              answer a QUIC Initial without a token with a Retry, so a connection is made (and
  *                               counted against the cap) only for a client that receives at its source address: a
  *                               round trip more per connection, against spoofed Initials filling the cap
+ * @param maxConnectionsPerAddress TCP connections served at once from one source (an IPv4 address, or an IPv6 /64);
+ *                               a connection past it is closed at once, so that one peer cannot take the whole
+ *                               {@code maxConnections}. Defaults to {@link #NO_LIMIT}: a load generator on one host
+ *                               holds thousands of connections from one address
  */
 public record ServerConfig(
         String host,
@@ -63,10 +67,13 @@ public record ServerConfig(
         boolean reusePort,
         int quicPort,
         int udpChannels,
-        boolean quicRetry) {
+        boolean quicRetry,
+        int maxConnectionsPerAddress) {
 
     /** A port value that turns that listener off. */
     public static final int DISABLED = -1;
+    /** A cap value that caps nothing. */
+    public static final int NO_LIMIT = Integer.MAX_VALUE;
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7000;
@@ -102,6 +109,7 @@ public record ServerConfig(
         positive("shutdownTimeout", shutdownTimeout);
         positive("lingerTimeout", lingerTimeout);
         inRange("udpChannels", udpChannels, 0, 1024);
+        positive("maxConnectionsPerAddress", maxConnectionsPerAddress);
     }
 
     /** Largest UDP body: {@code min(maxFrame, 65507 - field width)}, 65,503 with the 4-byte field. */
@@ -152,6 +160,7 @@ public record ServerConfig(
         b.quicPort = quicPort;
         b.udpChannels = udpChannels;
         b.quicRetry = quicRetry;
+        b.maxConnectionsPerAddress = maxConnectionsPerAddress;
         return b;
     }
 
@@ -177,6 +186,7 @@ public record ServerConfig(
         private int quicPort = DISABLED;
         private int udpChannels;
         private boolean quicRetry;
+        private int maxConnectionsPerAddress = NO_LIMIT;
 
         private Builder() {
         }
@@ -226,6 +236,12 @@ public record ServerConfig(
 
         public Builder maxConnections(int maxConnections) {
             this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** Connections from one source address (see {@code maxConnectionsPerAddress}); {@link #NO_LIMIT} by default. */
+        public Builder maxConnectionsPerAddress(int maxConnectionsPerAddress) {
+            this.maxConnectionsPerAddress = maxConnectionsPerAddress;
             return this;
         }
 
@@ -294,7 +310,7 @@ public record ServerConfig(
             return new ServerConfig(host, tcpPort, udpPort, lengthField, frame, idleTimeout, maxConnections,
                     maxUdpSessions, ioThreads, transport, backlog, udpSocketBuffer, writeBufferLowWatermark,
                     writeBufferHighWatermark, shutdownTimeout, lingerTimeout, reusePort, quicPort, udpChannels,
-                    quicRetry);
+                    quicRetry, maxConnectionsPerAddress);
         }
     }
 }

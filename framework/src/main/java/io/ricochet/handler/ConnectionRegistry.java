@@ -3,17 +3,20 @@ package io.ricochet.handler;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.ricochet.config.ServerConfig;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Admits TCP connections up to a listener's cap and within a budget it may share with other
- * listeners, and remembers the admitted ones until they close, so a graceful shutdown can reach each
- * of them. One close listener instance serves every channel.
+ * Admits TCP connections up to a listener's cap, up to its cap per source address if it has one, and within a budget
+ * it may share with other listeners, and remembers the admitted ones until they close, so a graceful shutdown can reach
+ * each of them. Without a cap per source one close listener instance serves every channel.
  */
 public final class ConnectionRegistry {
     private final ConnectionBudget own;
     private final ConnectionBudget shared;
+    /** The cap per source address, or null for none. */
+    private final SourceBudget perSource;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final ChannelFutureListener onClose = future -> {
@@ -28,7 +31,17 @@ public final class ConnectionRegistry {
 
     /** A listener capped at {@code maxConnections} that also takes a place in {@code shared}, if not null. */
     public ConnectionRegistry(int maxConnections, ConnectionBudget shared) {
+        this(maxConnections, ServerConfig.NO_LIMIT, shared);
+    }
+
+    /**
+     * A listener capped at {@code maxConnections}, and at {@code maxPerAddress} from one source address
+     * ({@link SourceAddress}; {@link ServerConfig#NO_LIMIT} for no such cap), that also takes a place in
+     * {@code shared}, if not null.
+     */
+    public ConnectionRegistry(int maxConnections, int maxPerAddress, ConnectionBudget shared) {
         this.own = new ConnectionBudget(maxConnections);
+        this.perSource = maxPerAddress == ServerConfig.NO_LIMIT ? null : new SourceBudget(maxPerAddress);
         this.shared = shared;
     }
 
@@ -40,8 +53,13 @@ public final class ConnectionRegistry {
         if (closed || !own.tryAcquire()) {
             return false;
         }
-        if (shared != null && !shared.tryAcquire()) {
+        Object source = perSource == null ? null : SourceAddress.of(channel.remoteAddress());
+        if (source != null && !perSource.tryAcquire(source)) {
             own.release();
+            return false;
+        }
+        if (shared != null && !shared.tryAcquire()) {
+            release(source, false);
             return false;
         }
         channels.add(channel);
@@ -49,10 +67,17 @@ public final class ConnectionRegistry {
         // closer's snapshot or sees the close here, so none escapes a stop.
         if (closed) {
             channels.remove(channel);
-            release();
+            release(source, true);
             return false;
         }
-        channel.closeFuture().addListener(onClose);
+        if (source == null) {
+            channel.closeFuture().addListener(onClose);
+        } else {
+            channel.closeFuture().addListener((ChannelFutureListener) future -> {
+                channels.remove(future.channel());
+                release(source, true);
+            });
+        }
         return true;
     }
 
@@ -67,8 +92,15 @@ public final class ConnectionRegistry {
     }
 
     private void release() {
+        release(null, true);
+    }
+
+    private void release(Object source, boolean sharedToo) {
         own.release();
-        if (shared != null) {
+        if (source != null) {
+            perSource.release(source);
+        }
+        if (sharedToo && shared != null) {
             shared.release();
         }
     }

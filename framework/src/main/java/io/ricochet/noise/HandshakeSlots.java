@@ -1,10 +1,7 @@
 package io.ricochet.noise;
 
+import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeShedReason;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,7 +21,7 @@ final class HandshakeSlots {
         this.maxPerSource = maxPerSource;
     }
 
-    /** Takes a place for {@code source} (see {@link #sourceOf}); null if it got one, else why not. */
+    /** Takes a place for {@code source} (see {@link SourceAddress#of}); null if it got one, else why not. */
     synchronized HandshakeShedReason acquire(Object source) {
         if (held >= max) {
             return HandshakeShedReason.MAX_HANDSHAKES;
@@ -57,29 +54,5 @@ final class HandshakeSlots {
     /** Sources holding places: at most {@code max}. */
     synchronized int sources() {
         return perSource.size();
-    }
-
-    /**
-     * Who a peer counts as: its IPv4 address, or its IPv6 /64 (one host commonly holds a whole /64, so single IPv6
-     * addresses would be a bound it steps around), or the address itself for other kinds.
-     */
-    static Object sourceOf(SocketAddress remote) {
-        if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
-            InetAddress address = inet.getAddress();
-            if (address instanceof Inet6Address) {
-                byte[] bytes = address.getAddress();
-                long prefix = 0;
-                for (int i = 0; i < 8; i++) {
-                    prefix = prefix << 8 | (bytes[i] & 0xff);
-                }
-                return new Ipv6Prefix(prefix);
-            }
-            return address;
-        }
-        return remote;
-    }
-
-    /** An IPv6 /64: its first 64 bits. */
-    record Ipv6Prefix(long bits) {
     }
 }

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.ricochet.config.Checks;
+import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeShedReason;
 import java.util.concurrent.Executor;
@@ -89,7 +90,7 @@ public final class NoiseHandshakes implements AutoCloseable {
      * closed first: a handshake whose channel is closed when its turn comes is dropped without key agreement.
      */
     boolean respond(Channel ch, byte[] firstMessage, BiConsumer<NoiseResponder.Answer, NoiseException> done) {
-        Object source = HandshakeSlots.sourceOf(ch.remoteAddress());
+        Object source = SourceAddress.of(ch.remoteAddress());
         HandshakeShedReason shed = slots.acquire(source);
         if (shed != null) {
             counters.shed(shed);

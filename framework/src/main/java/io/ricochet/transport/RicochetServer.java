@@ -115,7 +115,7 @@ public final class RicochetServer implements AutoCloseable {
         this.registry = b.registry;
         this.name = b.name;
         this.tcpProtocolTag = b.tcpProtocolTag;
-        this.connections = new ConnectionRegistry(config.maxConnections(), b.budget);
+        this.connections = new ConnectionRegistry(config.maxConnections(), config.maxConnectionsPerAddress(), b.budget);
         // One cap for every UDP socket of the port, however the kernel spreads the peers over them.
         this.udpSessionCap = new ConnectionBudget(config.maxUdpSessions());
     }

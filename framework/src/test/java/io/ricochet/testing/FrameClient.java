@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -23,7 +24,20 @@ public final class FrameClient implements AutoCloseable {
 
     /** With {@code receiveBufferSize > 0}, a small TCP window set before connecting, for backpressure tests. */
     public FrameClient(InetSocketAddress server, int width, int receiveBufferSize) throws IOException {
+        this(server, width, receiveBufferSize, null);
+    }
+
+    /** A client whose socket is bound to {@code local} (such as 127.0.0.2), for tests of bounds per source address. */
+    public static FrameClient from(InetAddress local, InetSocketAddress server, int width) throws IOException {
+        return new FrameClient(server, width, 0, local);
+    }
+
+    private FrameClient(InetSocketAddress server, int width, int receiveBufferSize, InetAddress local)
+            throws IOException {
         this.socket = new Socket();
+        if (local != null) {
+            socket.bind(new InetSocketAddress(local, 0));
+        }
         if (receiveBufferSize > 0) {
             socket.setReceiveBufferSize(receiveBufferSize);
         }

@@ -19,6 +19,7 @@ import io.ricochet.testing.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -154,6 +155,38 @@ class TcpServerTest {
             assertEquals(1.0, Meters.closed(registry, "tcp", "limit"));
             a.send(new byte[] {3});
             assertArrayEquals(new byte[] {3}, a.receive(), "admitted connections keep working");
+        }
+    }
+
+    /** One peer could take a listener's whole cap; with a cap per address it holds its share, and others get in. */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void closesConnectionsPastTheCapPerAddressAtOnceWhileOtherAddressesAreAdmitted(TransportKind transport)
+            throws IOException {
+        InetAddress first = InetAddress.getByName("127.0.0.1");
+        InetAddress second = InetAddress.getByName("127.0.0.2");
+        try (RicochetServer server = start(TestServers.config(transport).maxConnectionsPerAddress(2));
+                FrameClient a = FrameClient.from(first, server.tcpAddress(), 2);
+                FrameClient b = FrameClient.from(first, server.tcpAddress(), 2)) {
+            a.send(new byte[] {1});
+            b.send(new byte[] {2});
+            assertArrayEquals(new byte[] {1}, a.receive());
+            assertArrayEquals(new byte[] {2}, b.receive());
+            try (FrameClient c = FrameClient.from(first, server.tcpAddress(), 2)) {
+                assertTrue(c.isClosedByServer(), "a third connection from one address");
+            }
+            assertEquals(1.0, Meters.closed(registry, "tcp", "limit"));
+            try (FrameClient other = FrameClient.from(second, server.tcpAddress(), 2)) {
+                other.send(new byte[] {4});
+                assertArrayEquals(new byte[] {4}, other.receive(), "another address is admitted");
+            }
+            b.close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.activeConnections() == 1);
+            try (FrameClient d = FrameClient.from(first, server.tcpAddress(), 2)) {
+                d.send(new byte[] {5});
+                assertArrayEquals(new byte[] {5}, d.receive(), "a closed connection gave its place back");
+            }
+            assertEquals(1.0, Meters.closed(registry, "tcp", "limit"));
         }
     }
 
