@@ -1,7 +1,5 @@
 package io.ricochet.rpc;
 
-import java.util.concurrent.CompletionStage;
-
 /** Routes requests to the methods of one {@link RpcDispatcher}: what an {@link RpcClient} serves to its server. */
 final class DispatcherRouter implements RequestRouter {
     private final RpcDispatcher methods;
@@ -11,7 +9,7 @@ final class DispatcherRouter implements RequestRouter {
     }
 
     @Override
-    public CompletionStage<?> route(RpcRequest request) {
+    public Answer route(RpcRequest request) {
         RpcDispatcher.Registration registration = methods.lookup(request.method());
         return registration == null ? Invocation.notFound(request.method()) : Invocation.invoke(registration, request);
     }

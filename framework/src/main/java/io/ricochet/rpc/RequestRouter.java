@@ -1,11 +1,9 @@
 package io.ricochet.rpc;
 
-import java.util.concurrent.CompletionStage;
-
 /** Decides who answers a request that came in on a connection, and under which tag its meters count it. */
 interface RequestRouter {
-    /** Completes with the answer's payload: a {@code ByteString}, or a typed method's message (see {@link Invocation}). */
-    CompletionStage<?> route(RpcRequest request);
+    /** Who answers {@code request}, and with what kind of payload (see {@link Invocation}). */
+    Answer route(RpcRequest request);
 
     /**
      * The method tag of a request for {@code method}: its own name only if this side serves it, else

@@ -15,7 +15,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -120,13 +119,13 @@ public final class RpcServer implements AutoCloseable {
     /** The server's methods first, then, with an agent, its routes. */
     private record ServerRouter(RpcDispatcher dispatcher, RpcAgent agent) implements RequestRouter {
         @Override
-        public CompletionStage<?> route(RpcRequest request) {
+        public Answer route(RpcRequest request) {
             String method = request.method();
             if (agent != null && method.equals(RpcAgent.REGISTER)) {
-                return agent.register(request);
+                return new Answer.Bytes(agent.register(request));
             }
             if (agent != null && method.equals(RpcAgent.UNREGISTER)) {
-                return agent.unregister(request);
+                return new Answer.Bytes(agent.unregister(request));
             }
             RpcDispatcher.Registration registration = dispatcher.lookup(method);
             if (registration != null) {
@@ -134,7 +133,7 @@ public final class RpcServer implements AutoCloseable {
             }
             RpcConnection owner = agent == null ? null : agent.owner(method);
             if (owner != null) {
-                return agent.forward(owner, request);
+                return new Answer.Bytes(agent.forward(owner, request));
             }
             return Invocation.notFound(method);
         }
