@@ -30,7 +30,8 @@ final class RequestServer {
     private final RpcConfig config;
     private final RequestRouter router;
     private final RpcMetrics metrics;
-    private final RpcConnection connection;
+    private final Outbound out;
+    private final PeerSupport peer;
     /** Null when the server admits every connection. */
     private final AuthGate gate;
     private boolean authenticated;
@@ -49,13 +50,14 @@ final class RequestServer {
     private final Envelope.Builder responseBuilder = Envelope.newBuilder();
 
     /** On the event loop, as the connection opens: the authentication deadline starts here. */
-    RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
-            RpcConnection connection, AuthGate gate) {
+    RequestServer(Outbound out, PeerSupport peer, FrameSession session, RpcConfig config, RequestRouter router,
+            RpcMetrics metrics, AuthGate gate) {
+        this.out = out;
+        this.peer = peer;
         this.session = session;
         this.config = config;
         this.router = router;
         this.metrics = metrics;
-        this.connection = connection;
         this.gate = gate;
         this.authenticated = gate == null;
         if (gate != null) {
@@ -71,11 +73,12 @@ final class RequestServer {
         }
         gate.logRefusal(session.remoteAddress(), "not authenticated within " + gate.timeoutText() + "; closing");
         metrics.started();
-        metrics.finished(RpcConnection.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
+        metrics.finished(BuiltIn.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
         session.close();
     }
 
-    void onRequest(Envelope request) {
+    /** @param caller the connection it came on, as its handler sees it ({@link RpcRequest#caller}); not called here */
+    void onRequest(Envelope request, RpcConnection caller) {
         long id = request.getId();
         boolean oneWay = request.getKind() == Kind.ONE_WAY;
         // Checked on the bytes first: a name is a map key and may become a meter tag.
@@ -91,16 +94,16 @@ final class RequestServer {
                     + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
             return;
         }
-        if (method.equals(RpcConnection.PING)) {
+        if (method.equals(BuiltIn.PING)) {
             // A keepalive: answered here, by either end, and not counted as a call. Only ends that know
             // CANCEL ping, so the peer may be sent them from now on.
-            connection.peerUnderstandsCancel();
+            peer.understandsCancel();
             if (!oneWay) {
                 respond(response(id));
             }
             return;
         }
-        if (method.equals(RpcConnection.AUTH)) {
+        if (method.equals(BuiltIn.AUTH)) {
             authenticate(id, oneWay, request.getPayload());
             return;
         }
@@ -111,7 +114,7 @@ final class RequestServer {
                 gate.logRefusal(session.remoteAddress(), "'" + method + "' before authenticating");
             }
             gate.refused(method, session.remoteAddress());
-            refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
+            refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + BuiltIn.AUTH + ")");
             return;
         }
         if (session.isDraining()) {
@@ -135,7 +138,7 @@ final class RequestServer {
         }
         long startNanos = System.nanoTime();
         long deadline = request.getTimeoutMicros() == 0 ? 0 : startNanos + timeoutNanos(request.getTimeoutMicros());
-        RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, connection);
+        RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, caller);
         if (!oneWay) {
             serving.put(id, served);
         }
@@ -231,14 +234,14 @@ final class RequestServer {
                 authDeadline = null;
             }
             metrics.started();
-            metrics.finished(RpcConnection.AUTH, RpcStatus.OK, 0);
+            metrics.finished(BuiltIn.AUTH, RpcStatus.OK, 0);
             if (!oneWay) {
                 respond(response(id));
             }
             return;
         }
         gate.logRefusal(session.remoteAddress(), "wrong credentials; closing");
-        refuse(id, oneWay, RpcConnection.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
+        refuse(id, oneWay, BuiltIn.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
         session.close();
     }
 
@@ -318,14 +321,14 @@ final class RequestServer {
         }
         metrics.finishedSince(tag, status, startNanos);
         if (encoded != null) {
-            connection.write(encoded, null);
+            out.write(encoded, null);
         }
     }
 
     /** Sends {@code header}, which carries no payload. */
     private void respond(Envelope.Builder header) {
         if (!closed) {
-            connection.write(EnvelopeCodec.encode(header, null, session), null);
+            out.write(EnvelopeCodec.encode(header, null, session), null);
         }
     }
 
