@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * One RPC connection, at either end. It reads envelopes and hands requests to its {@link RequestServer}
  * and responses to its {@link CallTable}, so the server can call back the clients connected to it (an
  * agent does). Both halves write through the {@link Outbound} port it gives them and share what the peer is known
- * to support ({@link PeerSupport}); neither calls back into this class. Calls may be made from any thread; everything else runs on the connection's event loop.
+ * to support ({@link PeerSupport}); neither calls back into this class. Calls may be made from any thread;
+ * everything else runs on the connection's event loop.
  *
  * <p>Futures complete on the event loop: callbacks must not block it (use the {@code *Async} variants
  * with an executor for blocking work). With keepalive on, a connection that has sent nothing, or heard
