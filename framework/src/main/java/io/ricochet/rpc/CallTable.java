@@ -24,21 +24,17 @@ import java.util.concurrent.TimeUnit;
  * call is dropped and counted in {@link #lateResponses}. State is event-loop confined; {@link #call} and
  * {@link #send} may be used from any thread.
  *
- * <p>A cancel is told to the callee with a {@code CANCEL} envelope only once the peer has shown it
- * understands one (an end older than {@code CANCEL} closes the connection on it): the dialer learns it
- * from the answer to its first ping, the other end from the ping itself. Cancels made before the dialer
- * knows are held until it does.
+ * <p>A cancel is told to the callee through {@link PeerSupport}, which knows whether the peer understands one.
  */
 final class CallTable {
-    private enum PeerCancel { UNKNOWN, YES, NO }
-
     /**
      * The timeout of a call sent with none ({@code timeout_micros} 0): an agent's hop for a caller that gave none. Its
      * entry here still ends at {@link RpcConfig#MAX_TIMEOUT}, the longest wait anything honours.
      */
     static final long NO_DEADLINE = Long.MIN_VALUE;
 
-    private final RpcConnection connection;
+    private final Outbound out;
+    private final PeerSupport peer;
     private final FrameSession session;
     private final RpcConfig config;
     private final RpcMetrics metrics;
@@ -49,16 +45,13 @@ final class CallTable {
     private long nextId;
     private volatile boolean closed;
     private long lateResponses;
-    private PeerCancel peerCancel;
-    private ArrayList<Long> heldCancels;
 
-    /** @param dialer whether this end pings first, and so learns from the answer whether the peer takes {@code CANCEL} */
-    CallTable(RpcConnection connection, FrameSession session, RpcConfig config, RpcMetrics metrics, boolean dialer) {
-        this.connection = connection;
+    CallTable(Outbound out, PeerSupport peer, FrameSession session, RpcConfig config, RpcMetrics metrics) {
+        this.out = out;
+        this.peer = peer;
         this.session = session;
         this.config = config;
         this.metrics = metrics;
-        this.peerCancel = dialer ? PeerCancel.UNKNOWN : PeerCancel.NO;
     }
 
     /**
@@ -142,7 +135,7 @@ final class CallTable {
         Envelope request = Envelope.newBuilder().setId(id).setKind(Kind.REQUEST).setMethod(method)
                 .setTimeoutMicros(none ? 0 : Math.max(1, timeoutNanos / 1000)).setPayload(payload).build();
         ByteBuf encoded = EnvelopeCodec.encode(request, session);
-        connection.write(encoded, whenWritten);
+        out.write(encoded, whenWritten);
         // Only now: a cancel that lands while the call is being set up must not send CANCEL ahead of REQUEST.
         // The caller's cancel ends the call here and tells the callee, which stops work nobody waits for.
         result.call = call;
@@ -202,44 +195,7 @@ final class CallTable {
         if (pending.remove(call.id) == call) {
             metrics.finishedSince(call.tag, RpcStatus.CANCELLED, call.startNanos);
             if (!closed) {
-                tellCancelled(call.id);
-            }
-        }
-    }
-
-    private void tellCancelled(long id) {
-        switch (peerCancel) {
-            case YES -> connection.write(EnvelopeCodec.encode(Envelope.newBuilder().setId(id).setKind(Kind.CANCEL).build(),
-                    session), null);
-            case UNKNOWN -> {
-                // Bounded like the calls it stands for; past that the callee just runs to its deadline.
-                if (heldCancels == null) {
-                    heldCancels = new ArrayList<>();
-                }
-                if (heldCancels.size() < config.maxInFlight()) {
-                    heldCancels.add(id);
-                }
-            }
-            case NO -> {
-            }
-        }
-    }
-
-    /** The peer pinged or cancelled, which only ends that understand {@code CANCEL} do. */
-    void peerUnderstandsCancel() {
-        learned(PeerCancel.YES);
-    }
-
-    private void learned(PeerCancel answer) {
-        if (peerCancel == answer || peerCancel == PeerCancel.YES) {
-            return;
-        }
-        peerCancel = answer;
-        ArrayList<Long> held = heldCancels;
-        heldCancels = null;
-        if (answer == PeerCancel.YES && held != null && !closed) {
-            for (long id : held) {
-                tellCancelled(id);
+                peer.cancelled(call.id);
             }
         }
     }
@@ -281,16 +237,13 @@ final class CallTable {
             sent.completeExceptionally(closedNow());
             return;
         }
-        connection.write(EnvelopeCodec.encode(message, session), null);
+        out.write(EnvelopeCodec.encode(message, session), null);
         sent.complete(null);
     }
 
     void onResponse(Envelope response) {
-        if (response.getId() == RpcConnection.PING_ID) {
-            // A ping's answer: an end that does not know the method (NOT_FOUND) predates CANCEL too.
-            if (peerCancel == PeerCancel.UNKNOWN) {
-                learned(response.getStatusValue() == 0 ? PeerCancel.YES : PeerCancel.NO);
-            }
+        if (response.getId() == BuiltIn.PING_ID) {
+            peer.pingAnswered(response.getStatusValue() == 0);
             return;
         }
         PendingCall call = pending.remove(response.getId());
@@ -310,7 +263,6 @@ final class CallTable {
     /** The connection is gone, or its peer is: every pending call fails now with {@code UNAVAILABLE}. Idempotent. */
     void connectionLost() {
         closed = true;
-        heldCancels = null;
         if (sweep != null) {
             sweep.cancel(false);
             sweep = null;

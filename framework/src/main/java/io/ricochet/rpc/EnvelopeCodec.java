@@ -38,26 +38,23 @@ final class EnvelopeCodec {
         return writeTo(envelope, size, buf);
     }
 
+    /** A response: {@code header} with {@code payload}, or with none if it is null, in a buffer from {@code session}. */
+    static ByteBuf encode(Envelope.Builder header, ByteString payload, FrameSession session) {
+        return encode(payload == null ? header.build() : header.setPayload(payload).build(), session);
+    }
+
     /**
-     * A response: {@code header} with {@code payload}, an answer as {@link Invocation} gives it (or null for none), in a
-     * buffer from {@code session}. A message is written after the header: payload is the envelope's last field, and an
-     * embedded message and bytes share a wire type, so the bytes are those of setting the field to its encoding.
+     * A response: {@code header} with {@code message} as its payload, in a buffer from {@code session}. The message is
+     * written after the header: payload is the envelope's last field, and an embedded message and bytes share a wire
+     * type, so the bytes are those of setting the field to its encoding.
      */
-    static ByteBuf encode(Envelope.Builder header, Object payload, FrameSession session) {
-        if (!(payload instanceof MessageLite message)) {
-            return encode(payload == null ? header.build() : header.setPayload((ByteString) payload).build(), session);
-        }
+    static ByteBuf encodeMessage(Envelope.Builder header, MessageLite message, FrameSession session) {
         Envelope envelope = header.build();
         // An empty payload is left out, as proto3 leaves out empty bytes.
         MessageLite body = message.getSerializedSize() == 0 ? null : message;
         int size = envelope.getSerializedSize()
                 + (body == null ? 0 : CodedOutputStream.computeMessageSize(Envelope.PAYLOAD_FIELD_NUMBER, body));
         return writeTo(envelope, body, size, session.allocateBody(size));
-    }
-
-    /** The size of an answer's payload, as {@link Invocation} gives it: a {@code ByteString} or a typed method's message. */
-    static int payloadSize(Object payload) {
-        return payload instanceof MessageLite message ? message.getSerializedSize() : ((ByteString) payload).size();
     }
 
     /** Serializes {@code envelope} ({@code size} bytes) after {@code buf}'s writer index. */

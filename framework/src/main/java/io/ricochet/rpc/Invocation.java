@@ -6,19 +6,19 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Runs a registered handler where its registration says: inline on the event loop, or on its executor. The stage
- * completes with the answer's payload: a {@code ByteString}, or, from a typed method on the loop, its message, which
- * {@link EnvelopeCodec#encode(io.ricochet.rpc.proto.Envelope.Builder, Object, io.ricochet.transport.FrameSession)}
- * writes straight into the frame. On an executor the message is encoded there, off the loop.
+ * Runs a registered handler where its registration says: inline on the event loop, or on its executor. A typed method
+ * on the loop answers with its message ({@link Answer.Message}), written straight into the frame; every other answer is
+ * bytes ({@link Answer.Bytes}): on an executor the message is encoded there, off the loop.
  */
 final class Invocation {
     private Invocation() {
     }
 
-    static CompletionStage<?> invoke(RpcDispatcher.Registration registration, RpcRequest request) {
+    static Answer invoke(RpcDispatcher.Registration registration, RpcRequest request) {
         if (registration.executor() == null) {
             RpcHandler handler = registration.handler();
-            return handler instanceof TypedHandler<?, ?> typed ? typed.answer(request) : handler.handle(request);
+            return handler instanceof TypedHandler<?, ?> typed ? new Answer.Message(typed.answer(request))
+                    : new Answer.Bytes(handler.handle(request));
         }
         CompletableFuture<ByteString> result = new CompletableFuture<>();
         try {
@@ -39,7 +39,7 @@ final class Invocation {
             result.completeExceptionally(new RpcException(RpcStatus.RESOURCE_EXHAUSTED,
                     request.method() + ": executor rejected the call"));
         }
-        return result;
+        return new Answer.Bytes(result);
     }
 
     /**
@@ -51,7 +51,8 @@ final class Invocation {
                 ? (CompletableFuture<T>) stage : null;
     }
 
-    static CompletionStage<ByteString> notFound(String method) {
-        return CompletableFuture.failedFuture(new RpcException(RpcStatus.NOT_FOUND, "no method or route '" + method + "'"));
+    static Answer notFound(String method) {
+        return new Answer.Bytes(CompletableFuture.failedFuture(
+                new RpcException(RpcStatus.NOT_FOUND, "no method or route '" + method + "'")));
     }
 }

@@ -1,6 +1,7 @@
 package io.ricochet.rpc;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
@@ -29,7 +30,8 @@ final class RequestServer {
     private final RpcConfig config;
     private final RequestRouter router;
     private final RpcMetrics metrics;
-    private final RpcConnection connection;
+    private final Outbound out;
+    private final PeerSupport peer;
     /** Null when the server admits every connection. */
     private final AuthGate gate;
     private boolean authenticated;
@@ -45,15 +47,17 @@ final class RequestServer {
     /** The last method name heard, and its bytes: a connection mostly calls the same few methods. */
     private ByteString lastMethodBytes = ByteString.EMPTY;
     private String lastMethod = "";
+    private final Envelope.Builder responseBuilder = Envelope.newBuilder();
 
     /** On the event loop, as the connection opens: the authentication deadline starts here. */
-    RequestServer(FrameSession session, RpcConfig config, RequestRouter router, RpcMetrics metrics,
-            RpcConnection connection, AuthGate gate) {
+    RequestServer(Outbound out, PeerSupport peer, FrameSession session, RpcConfig config, RequestRouter router,
+            RpcMetrics metrics, AuthGate gate) {
+        this.out = out;
+        this.peer = peer;
         this.session = session;
         this.config = config;
         this.router = router;
         this.metrics = metrics;
-        this.connection = connection;
         this.gate = gate;
         this.authenticated = gate == null;
         if (gate != null) {
@@ -69,11 +73,12 @@ final class RequestServer {
         }
         gate.logRefusal(session.remoteAddress(), "not authenticated within " + gate.timeoutText() + "; closing");
         metrics.started();
-        metrics.finished(RpcConnection.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
+        metrics.finished(BuiltIn.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
         session.close();
     }
 
-    void onRequest(Envelope request) {
+    /** @param caller the connection it came on, as its handler sees it ({@link RpcRequest#caller}); not called here */
+    void onRequest(Envelope request, RpcConnection caller) {
         long id = request.getId();
         boolean oneWay = request.getKind() == Kind.ONE_WAY;
         // Checked on the bytes first: a name is a map key and may become a meter tag.
@@ -89,16 +94,16 @@ final class RequestServer {
                     + " bytes (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
             return;
         }
-        if (method.equals(RpcConnection.PING)) {
+        if (method.equals(BuiltIn.PING)) {
             // A keepalive: answered here, by either end, and not counted as a call. Only ends that know
             // CANCEL ping, so the peer may be sent them from now on.
-            connection.peerUnderstandsCancel();
+            peer.understandsCancel();
             if (!oneWay) {
-                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE), null);
+                respond(response(id));
             }
             return;
         }
-        if (method.equals(RpcConnection.AUTH)) {
+        if (method.equals(BuiltIn.AUTH)) {
             authenticate(id, oneWay, request.getPayload());
             return;
         }
@@ -109,7 +114,7 @@ final class RequestServer {
                 gate.logRefusal(session.remoteAddress(), "'" + method + "' before authenticating");
             }
             gate.refused(method, session.remoteAddress());
-            refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + RpcConnection.AUTH + ")");
+            refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + BuiltIn.AUTH + ")");
             return;
         }
         if (session.isDraining()) {
@@ -133,41 +138,79 @@ final class RequestServer {
         }
         long startNanos = System.nanoTime();
         long deadline = request.getTimeoutMicros() == 0 ? 0 : startNanos + timeoutNanos(request.getTimeoutMicros());
-        RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, connection);
+        RpcRequest served = new RpcRequest(method, request.getPayload(), deadline, caller);
         if (!oneWay) {
             serving.put(id, served);
         }
         inFlight++;
         metrics.started();
-        CompletionStage<?> answer;
+        Answer answer;
         try {
-            answer = Objects.requireNonNull(router.route(served), "the handler returned no stage");
+            answer = router.route(served);
+            Objects.requireNonNull(answer.stage(), "the handler returned no stage");
         } catch (RuntimeException e) {
-            answer = CompletableFuture.failedFuture(e);
+            answer = new Answer.Bytes(CompletableFuture.failedFuture(e));
         }
-        CompletableFuture<?> now = Invocation.doneNow(answer);
+        if (answer instanceof Answer.Message message) {
+            awaitMessage(message.stage(), id, oneWay, served, tag, startNanos);
+        } else {
+            awaitBytes(((Answer.Bytes) answer).stage(), id, oneWay, served, tag, startNanos);
+        }
+    }
+
+    /**
+     * Answers once {@code stage} completes: at once if it has (a synchronous handler), with no stage to hop through. An
+     * answer given while its request's read batch runs is held in check by backpressure on reading; a later one
+     * (forwarded, or from an executor) is not, so it is checked against the caller's reading.
+     */
+    private void awaitBytes(CompletionStage<ByteString> stage, long id, boolean oneWay, RpcRequest served, String tag,
+            long startNanos) {
+        CompletableFuture<ByteString> now = Invocation.doneNow(stage);
         if (now != null) {
-            // Answered at once (a synchronous handler): no completion stage to hop through.
-            Object payload = null;
-            Throwable error = null;
-            try {
-                payload = now.join();
-            } catch (CompletionException | CancellationException e) {
-                error = e;
-            }
-            answered(id, oneWay, served, tag, startNanos, payload, error, false);
+            Throwable error = failure(now);
+            answered(id, oneWay, served, tag, startNanos, error == null ? now.join() : null, null, error, false);
             return;
         }
-        // An answer given while its request's read batch runs is held in check by backpressure on reading; a
-        // later one (forwarded, or from an executor) is not, so it is checked against the caller's reading.
-        answer.whenComplete((payload, error) -> {
+        stage.whenComplete((bytes, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, served, tag, startNanos, payload, error, true);
+                answered(id, oneWay, served, tag, startNanos, bytes, null, error, true);
             } else {
-                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, payload, error, true));
+                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, bytes, null, error, true));
             }
         });
+    }
+
+    /** As {@link #awaitBytes}, for a typed method's message. */
+    private void awaitMessage(CompletionStage<? extends MessageLite> stage, long id, boolean oneWay, RpcRequest served,
+            String tag, long startNanos) {
+        CompletableFuture<? extends MessageLite> now = Invocation.doneNow(stage);
+        if (now != null) {
+            Throwable error = failure(now);
+            answered(id, oneWay, served, tag, startNanos, null, error == null ? now.join() : null, error, false);
+            return;
+        }
+        stage.whenComplete((message, error) -> {
+            EventLoop loop = session.eventLoop();
+            if (loop.inEventLoop()) {
+                answered(id, oneWay, served, tag, startNanos, null, message, error, true);
+            } else {
+                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, null, message, error, true));
+            }
+        });
+    }
+
+    /** How a completed stage failed, as {@code join} throws it; null if it did not. */
+    private static Throwable failure(CompletableFuture<?> done) {
+        if (!done.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            done.join();
+            return null;
+        } catch (CompletionException | CancellationException e) {
+            return e;
+        }
     }
 
     /** {@code bytes} as a name: the last one's String when they are the same, so no decoding and its hash is kept. */
@@ -191,14 +234,14 @@ final class RequestServer {
                 authDeadline = null;
             }
             metrics.started();
-            metrics.finished(RpcConnection.AUTH, RpcStatus.OK, 0);
+            metrics.finished(BuiltIn.AUTH, RpcStatus.OK, 0);
             if (!oneWay) {
-                respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE), null);
+                respond(response(id));
             }
             return;
         }
         gate.logRefusal(session.remoteAddress(), "wrong credentials; closing");
-        refuse(id, oneWay, RpcConnection.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
+        refuse(id, oneWay, BuiltIn.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
         session.close();
     }
 
@@ -223,14 +266,13 @@ final class RequestServer {
         metrics.started();
         metrics.finished(tag, status, 0);
         if (!oneWay) {
-            respond(Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE).setStatus(status.code()).setMessage(message),
-                    null);
+            respond(response(id).setStatus(status.code()).setMessage(message));
         }
     }
 
-    /** {@code payload} is the handler's answer (see {@link Invocation}), or null with {@code error} or for none. */
-    private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, Object payload,
-            Throwable error, boolean late) {
+    /** The handler's answer: {@code bytes} or {@code message} (see {@link Answer}), or neither with {@code error}. */
+    private void answered(long id, boolean oneWay, RpcRequest request, String tag, long startNanos, ByteString bytes,
+            MessageLite message, Throwable error, boolean late) {
         // Gone from the table if the caller sent CANCEL: it waits for nothing, so nothing is sent.
         boolean awaited = !oneWay && serving.get(id) == request;
         if (awaited) {
@@ -238,8 +280,8 @@ final class RequestServer {
         }
         inFlight--;
         request.answered();
-        Envelope.Builder response = Envelope.newBuilder().setId(id).setKind(Kind.RESPONSE);
-        int size = error == null && payload != null ? EnvelopeCodec.payloadSize(payload) : 0;
+        Envelope.Builder response = response(id);
+        int size = error != null ? 0 : message != null ? message.getSerializedSize() : bytes != null ? bytes.size() : 0;
         RpcStatus status = RpcStatus.OK;
         if (error != null) {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -266,8 +308,10 @@ final class RequestServer {
         ByteBuf encoded = null;
         if (awaited && !closed) {
             try {
-                encoded = EnvelopeCodec.encode(response.setStatus(status.code()), status == RpcStatus.OK ? payload : null,
-                        session);
+                response.setStatus(status.code());
+                encoded = status != RpcStatus.OK ? EnvelopeCodec.encode(response, null, session)
+                        : message != null ? EnvelopeCodec.encodeMessage(response, message, session)
+                        : EnvelopeCodec.encode(response, bytes, session);
             } catch (RuntimeException e) {
                 // A message that does not serialize: the caller hears INTERNAL, as when its handler fails.
                 status = RpcStatus.INTERNAL;
@@ -277,15 +321,23 @@ final class RequestServer {
         }
         metrics.finishedSince(tag, status, startNanos);
         if (encoded != null) {
-            connection.write(encoded, null);
+            out.write(encoded, null);
         }
     }
 
-    /** Sends {@code header} with {@code payload}, an answer as {@link Invocation} gives it, or null for none. */
-    private void respond(Envelope.Builder header, Object payload) {
+    /** Sends {@code header}, which carries no payload. */
+    private void respond(Envelope.Builder header) {
         if (!closed) {
-            connection.write(EnvelopeCodec.encode(header, payload, session), null);
+            out.write(EnvelopeCodec.encode(header, null, session), null);
         }
+    }
+
+    /**
+     * A response's header for {@code id}, in the one builder this connection reuses: answers are built one at a time on
+     * the loop, and each is built into its envelope before the next begins.
+     */
+    private Envelope.Builder response(long id) {
+        return responseBuilder.clear().setId(id).setKind(Kind.RESPONSE);
     }
 
     private static String truncate(String message) {

@@ -48,7 +48,7 @@ public final class RpcClient implements AutoCloseable {
         }
         // Completes once the transport is up: with TLS the session opens before its handshake ends.
         CompletableFuture<Void> established = new CompletableFuture<>();
-        RpcConnection next = group.newConnection(new DispatcherRouter(served), c -> opened(c, established),
+        RpcConnection next = group.newConnection(new RequestRouter(served, null), c -> opened(c, established),
                 c -> lost(established));
         group.connect(target, next).whenComplete((session, e) -> {
             if (e == null) {

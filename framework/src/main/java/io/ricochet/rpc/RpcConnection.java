@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One RPC connection, at either end. It reads envelopes and hands requests to its {@link RequestServer}
  * and responses to its {@link CallTable}, so the server can call back the clients connected to it (an
- * agent does). Calls may be made from any thread; everything else runs on the connection's event loop.
+ * agent does). Both halves write through the {@link Outbound} port it gives them and share what the peer is known
+ * to support ({@link PeerSupport}); neither calls back into this class. Calls may be made from any thread;
+ * everything else runs on the connection's event loop.
  *
  * <p>Futures complete on the event loop: callbacks must not block it (use the {@code *Async} variants
  * with an executor for blocking work). With keepalive on, a connection that has sent nothing, or heard
@@ -32,11 +34,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcConnection {
     /** The built-in method a keepalive calls; every RPC end answers it. */
-    public static final String PING = "rpc.ping";
+    public static final String PING = BuiltIn.PING;
     /** The built-in method a client authenticates with, once, before its other calls (see {@link RpcAuthenticator}). */
-    public static final String AUTH = "rpc.auth";
-    /** The id of every ping: calls count from 1, so a ping's answer is never taken for a call's. */
-    static final long PING_ID = 0;
+    public static final String AUTH = BuiltIn.AUTH;
     private static final Logger log = LoggerFactory.getLogger(RpcConnection.class);
 
     private final RpcConfig config;
@@ -53,6 +53,7 @@ public final class RpcConnection {
     private volatile FrameSession session;
     private volatile CallTable calls;
     private RequestServer server;
+    private PeerSupport peer;
     // Keepalive state, event-loop confined. A frame each way only sets a flag (no clock read per frame); every quarter
     // interval the flags become times, so a time is at most a quarter interval late.
     private boolean sentSinceCheck;
@@ -95,7 +96,13 @@ public final class RpcConnection {
         return handler;
     }
 
-    private final class Handler implements FrameHandler {
+    /** The transport's callbacks, and the port the halves write through: one object, made once per connection. */
+    private final class Handler implements FrameHandler, Outbound {
+        @Override
+        public void write(ByteBuf envelope, Runnable whenWritten) {
+            RpcConnection.this.write(envelope, whenWritten);
+        }
+
         @Override
         public void sessionOpened(FrameSession opened) {
             opened(opened);
@@ -139,8 +146,9 @@ public final class RpcConnection {
 
     private void opened(FrameSession opened) {
         this.session = opened;
-        this.calls = new CallTable(this, opened, config, clientMetrics, dialer);
-        this.server = new RequestServer(opened, config, router, serverMetrics, this, gate);
+        this.peer = new PeerSupport(handler, opened, config.maxInFlight(), dialer);
+        this.calls = new CallTable(handler, peer, opened, config, clientMetrics);
+        this.server = new RequestServer(handler, peer, opened, config, router, serverMetrics, gate);
         long now = System.nanoTime();
         lastSentNanos = now;
         lastHeardNanos = now;
@@ -166,9 +174,9 @@ public final class RpcConnection {
         }
         switch (envelope.getKind()) {
             case RESPONSE -> calls.onResponse(envelope);
-            case REQUEST, ONE_WAY -> server.onRequest(envelope);
+            case REQUEST, ONE_WAY -> server.onRequest(envelope, this);
             case CANCEL -> {
-                calls.peerUnderstandsCancel();
+                peer.understandsCancel();
                 server.onCancel(envelope.getId());
             }
             // A later version's kind, or 0 (the field left out): dropped and counted, as docs/rpc.md promises, so an older
@@ -196,6 +204,7 @@ public final class RpcConnection {
             keepalive.cancel(false);
         }
         onInputEnded.accept(this);
+        peer.connectionLost();
         calls.connectionLost();
     }
 
@@ -206,14 +215,14 @@ public final class RpcConnection {
     }
 
     /** Writes {@code body} as one frame; on the event loop. The one place frames go out, so it notes the send. */
-    void write(ByteBuf body, Runnable whenWritten) {
+    private void write(ByteBuf body, Runnable whenWritten) {
         sentSinceCheck = true;
         session.send(body, whenWritten);
     }
 
     /** A request with the ping's id, as a peer that does not know the method answers it too (NOT_FOUND). */
     private void ping(long now) {
-        Envelope ping = Envelope.newBuilder().setId(PING_ID).setKind(Kind.REQUEST).setMethod(PING).build();
+        Envelope ping = Envelope.newBuilder().setId(BuiltIn.PING_ID).setKind(Kind.REQUEST).setMethod(PING).build();
         write(EnvelopeCodec.encode(ping, session), null);
         pingSentNanos = now;
         pingOutstanding = true;
@@ -386,6 +395,7 @@ public final class RpcConnection {
         if (table != null) {
             // A closing connection reads no more answers: calls and sends made from now on fail at once.
             table.closing();
+            peer.closing();
         }
         try {
             session.close();
@@ -397,10 +407,5 @@ public final class RpcConnection {
     /** Closes at once, dropping what is queued: the peer stopped reading. Thread-safe. */
     void abort() {
         session.abort();
-    }
-
-    /** The peer showed it understands {@code CANCEL} (it pinged): from now on this end sends them. On the loop. */
-    void peerUnderstandsCancel() {
-        calls.peerUnderstandsCancel();
     }
 }

@@ -15,7 +15,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -48,7 +47,7 @@ public final class RpcServer implements AutoCloseable {
         this.agent = b.agent ? new RpcAgent(b.dispatcher, b.rpc) : null;
         this.serverMetrics = RpcMetrics.server(b.registry, b.name, b.rpc);
         this.forwardMetrics = RpcMetrics.client(b.registry, b.name, b.rpc);
-        RequestRouter router = new ServerRouter(b.dispatcher, agent);
+        RequestRouter router = new RequestRouter(b.dispatcher, agent);
         AuthGate gate = b.authenticator == null ? null : new AuthGate(b.authenticator, b.rpc.authTimeout());
         RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
                 .pipeline(b.customizer)
@@ -114,43 +113,6 @@ public final class RpcServer implements AutoCloseable {
             return start().join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-    }
-
-    /** The server's methods first, then, with an agent, its routes. */
-    private record ServerRouter(RpcDispatcher dispatcher, RpcAgent agent) implements RequestRouter {
-        @Override
-        public CompletionStage<?> route(RpcRequest request) {
-            String method = request.method();
-            if (agent != null && method.equals(RpcAgent.REGISTER)) {
-                return agent.register(request);
-            }
-            if (agent != null && method.equals(RpcAgent.UNREGISTER)) {
-                return agent.unregister(request);
-            }
-            RpcDispatcher.Registration registration = dispatcher.lookup(method);
-            if (registration != null) {
-                return Invocation.invoke(registration, request);
-            }
-            RpcConnection owner = agent == null ? null : agent.owner(method);
-            if (owner != null) {
-                return agent.forward(owner, request);
-            }
-            return Invocation.notFound(method);
-        }
-
-        @Override
-        public String meterTag(String method) {
-            if (dispatcher.contains(method)) {
-                return method;
-            }
-            if (agent == null) {
-                return RpcMetrics.UNKNOWN_METHOD;
-            }
-            if (method.equals(RpcAgent.REGISTER) || method.equals(RpcAgent.UNREGISTER)) {
-                return method;
-            }
-            return agent.owner(method) != null ? RpcMetrics.AGENT_ROUTE : RpcMetrics.UNKNOWN_METHOD;
         }
     }
 

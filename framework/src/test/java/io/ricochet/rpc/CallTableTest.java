@@ -38,7 +38,7 @@ class CallTableTest {
         DefaultEventLoop loop = new DefaultEventLoop();
         try {
             RecordingSession session = new RecordingSession(loop);
-            RpcConnection connection = new RpcConnection(RpcConfig.DEFAULTS, new DispatcherRouter(new RpcDispatcher()),
+            RpcConnection connection = new RpcConnection(RpcConfig.DEFAULTS, new RequestRouter(new RpcDispatcher(), null),
                     RpcMetrics.client(null, "t", RpcConfig.DEFAULTS), RpcMetrics.server(null, "t", RpcConfig.DEFAULTS),
                     Duration.ZERO, false, null, c -> { }, c -> { }, c -> { });
             FrameHandler handler = connection.frameHandler();

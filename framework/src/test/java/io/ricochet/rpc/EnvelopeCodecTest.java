@@ -40,7 +40,7 @@ class EnvelopeCodecTest {
         // 300 takes a two-byte varint; 0 encodes to nothing, so the payload field is left out.
         for (Int64Value answer : List.of(Int64Value.of(300), Int64Value.of(0))) {
             Envelope.Builder header = Envelope.newBuilder().setId(9).setKind(Kind.RESPONSE);
-            ByteBuf typed = EnvelopeCodec.encode(header.clone(), answer, session);
+            ByteBuf typed = EnvelopeCodec.encodeMessage(header.clone(), answer, session);
             ByteBuf bytes = EnvelopeCodec.encode(header.clone(), answer.toByteString(), session);
             try {
                 assertEquals(ByteBufUtil.hexDump(bytes), ByteBufUtil.hexDump(typed), "answer " + answer.getValue());
@@ -68,7 +68,7 @@ class EnvelopeCodecTest {
     @Test
     void aMessageThatFailsToSerializeReleasesItsBuffer() {
         List<ByteBuf> allocated = new ArrayList<>();
-        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> EnvelopeCodec.encode(
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> EnvelopeCodec.encodeMessage(
                 Envelope.newBuilder().setId(1), TestMessages.failingToSerialize(), allocatingInto(allocated)));
         assertEquals("cannot be written", thrown.getMessage());
         assertEquals(1, allocated.size());
