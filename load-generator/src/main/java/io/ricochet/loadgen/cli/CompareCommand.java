@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "One HTML page comparing runs from their --report directories: latency spectra and QPS over "
                 + "time overlaid, and a table of QPS, p50, p99, max, errors and server CPU with each run's change "
-                + "against the first. Prints the page's path.")
+                + "against the first. Prints the page's path, and a warning on stderr for each run whose Ricochet version, "
+                + "JVM or cores differ from the first's.")
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
@@ -35,7 +36,8 @@ final class CompareCommand implements Callable<Integer> {
                         + " (expected one a run wrote with --report: it has no summary.json)");
             }
         }
-        commandSpec.commandLine().getOut().println(ComparePage.write(dirs, out).toAbsolutePath());
+        ComparePage.write(dirs, out).forEach(w -> commandSpec.commandLine().getErr().println("warning: " + w));
+        commandSpec.commandLine().getOut().println(out.toAbsolutePath());
         return ExitCodes.OK;
     }
 }

@@ -7,6 +7,7 @@ import io.ricochet.config.Durations;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RateSearch;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
@@ -14,7 +15,6 @@ import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,8 +68,12 @@ final class RampCommand implements Callable<Integer> {
             description = "An uncounted first run at the start rate, so JIT compilation does not fail step 1 (default: ${DEFAULT-VALUE}).")
     Duration warmupStep;
 
+    /** When this command started: its report's {@code run} stamp. */
+    private long startMillis;
+
     @Override
     public Integer call() throws Exception {
+        startMillis = System.currentTimeMillis();
         if ("list".equals(load.requests.workload.name)) {
             WorkloadCatalog.load(commandSpec.commandLine(), load.requests.workload.jars)
                     .print(commandSpec.commandLine().getOut());
@@ -126,8 +130,7 @@ final class RampCommand implements Callable<Integer> {
                     "corrected", rows, knee == null ? null : good,
                     knee == null ? null : knee.outcome().result().latencyUs().p99(), verdict);
             if (common.report != null) {
-                Files.createDirectories(common.report);
-                ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
+                ReportWriter.writeSummary(common.report, report, RunMetadata.current(startMillis, null));
             }
             return alone.exitStatus(RunSupport.conclude(common, report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> SweepCommand.printTable(report, out), out));

@@ -8,6 +8,7 @@ import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
@@ -15,7 +16,6 @@ import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.transport.Protocol;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,8 +81,12 @@ final class SweepCommand implements Callable<Integer> {
         return sizes;
     }
 
+    /** When this command started: its report's {@code run} stamp. */
+    private long startMillis;
+
     @Override
     public Integer call() throws Exception {
+        startMillis = System.currentTimeMillis();
         try {
             Checks.inRange("maxSize", maxSize, 1, LengthField.FOUR.largestMaxFrame());
             Checks.positive("requestsPerStep", requestsPerStep);
@@ -130,8 +134,7 @@ final class SweepCommand implements Callable<Integer> {
                     "tcp", "closed_loop", rows, null, null, alone.stopped() ? "stopped by a signal after step " + step
                             : clean ? "all steps verified" : "bad replies or errors");
             if (common.report != null) {
-                Files.createDirectories(common.report);
-                ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), report);
+                ReportWriter.writeSummary(common.report, report, RunMetadata.current(startMillis, null));
             }
             return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> printTable(report, out), out));

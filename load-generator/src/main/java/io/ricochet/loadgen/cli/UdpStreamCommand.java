@@ -13,6 +13,7 @@ import io.ricochet.loadgen.payload.Payload;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.payload.Template;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.ServerLines;
 import io.ricochet.loadgen.report.Summaries;
 import io.ricochet.loadgen.report.UdpSearchSummary;
@@ -25,7 +26,6 @@ import io.ricochet.transport.Protocol;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -89,8 +89,12 @@ final class UdpStreamCommand implements Callable<Integer> {
             description = "With --search: at most this many trials, the first included (default: ${DEFAULT-VALUE}).")
     int maxTrials;
 
+    /** When this command started: its report's {@code run} stamp. */
+    private long startMillis;
+
     @Override
     public Integer call() throws Exception {
+        startMillis = System.currentTimeMillis();
         LengthField field;
         RateSearch searching = null;
         try {
@@ -173,8 +177,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                                 + ": the server's zero-loss rate is higher"
                         : "zero-loss rate found");
         if (common.report != null) {
-            Files.createDirectories(common.report);
-            ReportWriter.JSON.writeValue(common.report.resolve("summary.json").toFile(), summary);
+            ReportWriter.writeSummary(common.report, summary, RunMetadata.current(startMillis, summary.io()));
         }
         boolean clean = trials.stream().allMatch(t -> t.bad() == 0);
         return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,

@@ -1,19 +1,21 @@
 package io.ricochet.loadgen.report;
 
-import io.ricochet.loadgen.engine.Interval;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import io.ricochet.loadgen.engine.Interval;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -21,7 +23,8 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The files of {@code --report DIR}: {@code summary.json}, {@code intervals.csv}, {@code latency.hlog}
- * (HdrHistogram's interval log of the reported latency, readable by its HistogramLogProcessor) and {@code config.json};
+ * (HdrHistogram's interval log of the reported latency, readable by its HistogramLogProcessor) and {@code config.json},
+ * the last two stamped with what and where the run ran ({@link RunMetadata});
  * beside them, logs of the same kind for what a run also times: {@code service.hlog} (open loop: from the actual send),
  * {@code connect.hlog} and {@code handshake.hlog} (over TLS or Noise), one entry per interval. Rows and histograms are
  * appended as the run goes, so an interrupted run keeps what it measured.
@@ -40,12 +43,17 @@ public final class ReportWriter implements AutoCloseable {
     private final SequenceWriter intervals;
     private final long startMillis;
     private final String latencyKind;
-    private final Map<String, HistogramLog> logs = new java.util.LinkedHashMap<>();
+    /** What and where this run ran: in config.json, and in summary.json. */
+    private final RunMetadata run;
+    private final Map<String, HistogramLog> logs = new LinkedHashMap<>();
 
     public ReportWriter(Path dir, Map<String, Object> config, long startMillis) {
         try {
             this.dir = Files.createDirectories(dir);
-            JSON.writeValue(dir.resolve("config.json").toFile(), config);
+            this.run = RunMetadata.current(startMillis, config.get("io") == null ? null : config.get("io").toString());
+            Map<String, Object> stamped = new LinkedHashMap<>(config);
+            stamped.put("run", run);
+            JSON.writeValue(dir.resolve("config.json").toFile(), stamped);
             this.intervals = csvWriter(IntervalRow.COLUMNS).writeValues(dir.resolve("intervals.csv").toFile());
             this.startMillis = startMillis;
             this.latencyKind = String.valueOf(config.get("latency_kind"));
@@ -105,10 +113,24 @@ public final class ReportWriter implements AutoCloseable {
         }
     }
 
-    /** Writes {@code summary.json}: a {@link Summary}, {@link RpcSummary} or another command's summary record. */
+    /**
+     * Writes {@code summary.json}: a {@link Summary}, {@link RpcSummary} or another command's summary record, with the
+     * run's {@link RunMetadata} as {@code run}.
+     */
     public void summary(Object summary) {
+        writeSummary(dir, summary, run);
+    }
+
+    /**
+     * Writes {@code summary.json} of a command that runs several loads (ramp, sweep, a UDP rate search) into
+     * {@code dir}, stamped with {@code run} as {@link #summary} stamps one run's.
+     */
+    public static void writeSummary(Path dir, Object summary, RunMetadata run) {
         try {
-            JSON.writeValue(dir.resolve("summary.json").toFile(), summary);
+            Files.createDirectories(dir);
+            ObjectNode stamped = JSON.valueToTree(summary);
+            stamped.set("run", JSON.valueToTree(run));
+            JSON.writeValue(dir.resolve("summary.json").toFile(), stamped);
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }

@@ -2,8 +2,10 @@ package io.ricochet.loadgen.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /** Runs the load generator's CLI in-process and captures what it prints on stdout. */
@@ -21,6 +23,19 @@ final class Cli {
     }
 
     private Cli() {
+    }
+
+    /**
+     * A report's {@code summary.json} as the run printed it with {@code --json}: the file is that summary stamped with
+     * {@code run} (what and where the run ran), which must be there and is taken off here.
+     */
+    static JsonNode summaryAsPrinted(Path dir) throws java.io.IOException {
+        ObjectNode file = (ObjectNode) JSON.readTree(dir.resolve("summary.json").toFile());
+        if (!file.path("run").path("started_utc").isTextual()) {
+            throw new AssertionError("summary.json without its run stamp: " + file);
+        }
+        file.remove("run");
+        return file;
     }
 
     static Result run(String... args) {

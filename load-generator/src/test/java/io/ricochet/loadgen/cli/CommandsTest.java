@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -142,7 +143,7 @@ class CommandsTest {
                 "--json", "--report", dir.toString());
         assertEquals(0, r.exit(), r.err());
         JsonNode s = r.json();
-        assertEquals(s, Cli.JSON.readTree(dir.resolve("summary.json").toFile()), "summary.json is the printed summary");
+        assertEquals(s, Cli.summaryAsPrinted(dir), "summary.json is the printed summary");
         assertEquals("udp-stream", Cli.JSON.readTree(dir.resolve("config.json").toFile()).get("command").asText());
         List<String> rows = Files.readAllLines(dir.resolve("intervals.csv"));
         assertTrue(rows.size() >= 3, rows.toString());
@@ -163,7 +164,7 @@ class CommandsTest {
             assertEquals(step.get("requests").asLong(), step.get("ok").asLong(), step.toString());
         }
         assertEquals(200, steps.get(16).get("requests").asLong());
-        assertEquals(r.json(), Cli.JSON.readTree(dir.resolve("summary.json").toFile()));
+        assertEquals(r.json(), Cli.summaryAsPrinted(dir));
     }
 
     /**
@@ -257,6 +258,24 @@ class CommandsTest {
         Cli.Result empty = Cli.run("compare", dir.toString(), dir.toString());
         assertEquals(ExitCodes.USAGE, empty.exit());
         assertTrue(empty.err().contains("it has no summary.json"), empty.err());
+    }
+
+    /** Figures of runs on another version, JVM or core count are not like for like: compare says so. */
+    @Test
+    void compareWarnsWhenRunsDifferInVersionJvmOrCores(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        Files.writeString(a.resolve("summary.json"), "{\"qps\": 1, \"run\": {\"ricochet\": {\"version\": \"0.1.0\", "
+                + "\"commit\": \"aaaaaaa\"}, \"jvm\": {\"vendor\": \"X\", \"version\": \"17\"}, \"host\": {\"cores\": 2}}}");
+        Files.writeString(b.resolve("summary.json"), "{\"qps\": 2, \"run\": {\"ricochet\": {\"version\": \"0.2.0\", "
+                + "\"commit\": \"bbbbbbb\"}, \"jvm\": {\"vendor\": \"X\", \"version\": \"17\"}, \"host\": {\"cores\": 8}}}");
+        Cli.Result r = Cli.run("compare", a.toString(), b.toString(), "--out", dir.resolve("c.html").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("warning: runs differ in Ricochet: " + a + " 0.1.0 (aaaaaaa), " + b + " 0.2.0 (bbbbbbb)"),
+                r.err());
+        assertTrue(r.err().contains("warning: runs differ in cores: " + a + " 2, " + b + " 8"), r.err());
+        assertFalse(r.err().contains("differ in JVM"), r.err());
+        assertTrue(Files.readString(dir.resolve("c.html")).contains("runs differ in Ricochet"), "the page says it too");
     }
 
     /** As k6: a broken threshold exits 99, and the summary (table or JSON, and summary.json) says which. */

@@ -71,6 +71,10 @@ class LocalControllerIT {
         }
         assertEquals(workersOk, ok);
         assertEquals((double) ok, merged.get("server").get("frames_sent").asDouble());
+        // The controller's summary.json says what and where the run ran, as a single run's does.
+        JsonNode stamp = JSON.readTree(report.resolve("summary.json").toFile()).get("run");
+        assertEquals(Runtime.getRuntime().availableProcessors(), stamp.get("host").get("cores").asInt(), stamp.toString());
+        assertTrue(stamp.get("started_utc").asText().endsWith("Z"), stamp.toString());
         // Exact merge: the controller's percentiles are those of all workers' recordings added together.
         JsonNode latency = merged.get("latency_us");
         assertEquals(raw.getTotalCount(), latency.get("count").asLong());

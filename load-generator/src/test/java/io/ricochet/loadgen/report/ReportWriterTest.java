@@ -86,4 +86,26 @@ class ReportWriterTest {
         assertEquals("", row.get("server_cpu"));
         assertEquals("", row.get("server_rss_bytes"));
     }
+
+    /** Two runs' figures mean little side by side without what and where each ran. */
+    @Test
+    void summaryAndConfigAreStampedWithWhatAndWhereTheRunRan(@TempDir Path dir) throws Exception {
+        long start = 1_795_000_000_123L;
+        try (ReportWriter report = new ReportWriter(dir, Map.of("latency_kind", "closed_loop", "io", "epoll"), start)) {
+            report.summary(Map.of("qps", 1));
+        }
+        for (String file : List.of("summary.json", "config.json")) {
+            JsonNode run = ReportWriter.JSON.readTree(dir.resolve(file).toFile()).get("run");
+            assertEquals("2026-11-18T11:06:40.123Z", run.get("started_utc").asText(), file);
+            assertEquals("epoll", run.get("io").asText(), file);
+            assertEquals(Runtime.version().toString(), run.get("jvm").get("version").asText(), file);
+            assertEquals(Runtime.getRuntime().availableProcessors(), run.get("host").get("cores").asInt(), file);
+            assertTrue(run.get("host").get("memory_bytes").asLong() > 0, file);
+            assertTrue(run.get("kernel").asText().startsWith(System.getProperty("os.name")), file);
+            // The build's own stamp: this module is built from git, so neither is unknown.
+            assertFalse(run.get("ricochet").get("version").asText().equals("unknown"), run.toString());
+            assertTrue(run.get("ricochet").get("commit").asText().matches("[0-9a-f]{7,}"), run.toString());
+        }
+        assertEquals(1, ReportWriter.JSON.readTree(dir.resolve("summary.json").toFile()).get("qps").asInt());
+    }
 }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report.html;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ricochet.loadgen.report.ReportWriter;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,16 +20,26 @@ public final class ComparePage {
     private ComparePage() {
     }
 
-    /** Writes the page to {@code out}; fails, naming it, on a directory without {@code summary.json}. */
-    public static Path write(List<Path> dirs, Path out) {
+    /**
+     * Writes the page to {@code out}, and returns where the runs' setups differ ({@link RunDifferences}), which the page
+     * shows too; fails, naming it, on a directory without {@code summary.json}.
+     */
+    public static List<String> write(List<Path> dirs, Path out) {
         ObjectNode data = ReportWriter.JSON.createObjectNode();
         ArrayNode runs = data.putArray("runs");
+        List<String> titles = new ArrayList<>();
+        List<JsonNode> summaries = new ArrayList<>();
         for (Path dir : dirs) {
             ObjectNode run = HtmlReport.data(dir);
             // Directories of the same name (report/ under two parents) are told apart by their path as given.
             run.put("title", dir.toString());
             runs.add(run);
+            titles.add(dir.toString());
+            summaries.add(run.get("summary"));
         }
+        List<String> warnings = RunDifferences.of(titles, summaries);
+        ArrayNode shown = data.putArray("warnings");
+        warnings.forEach(shown::add);
         try {
             Path parent = out.toAbsolutePath().getParent();
             if (parent != null) {
@@ -35,7 +47,7 @@ public final class ComparePage {
             }
             Files.writeString(out, HtmlReport.page(data, "compare.js", "Ricochet: " + dirs.size() + " runs compared"),
                     StandardCharsets.UTF_8);
-            return out;
+            return warnings;
         } catch (IOException e) {
             throw new UncheckedIOException("compare " + out + ": " + e.getMessage(), e);
         }

@@ -24,6 +24,19 @@
   C.root.appendChild(C.el("h1", {}, "Ricochet: " + runs.length + " runs compared"));
   C.root.appendChild(C.el("div", { "class": "sub" }, "changes are against the first run, " + runs[0].title));
 
+  // Setups that differ change figures: said before the figures are.
+  (data.warnings || []).forEach(function (w) { C.root.appendChild(C.el("div", { "class": "note" }, "warning: " + w)); });
+
+  C.section("Setup", "what and where each run ran");
+  C.table(["run", "started (UTC)", "Ricochet", "JVM", "host", "cores", "kernel", "client I/O"],
+    runs.map(function (run) {
+      var r = (run.summary || {}).run || {};
+      var ric = r.ricochet || {}, jvm = r.jvm || {}, host = r.host || {};
+      return [run.title, r.started_utc || "-", ric.version ? ric.version + " (" + ric.commit + ")" : "-",
+        jvm.version ? (jvm.vendor + " " + jvm.version) : "-", host.name || "-",
+        host.cores === undefined ? "-" : String(host.cores), r.kernel || "-", r.io || "-"];
+    }), 1);
+
   C.section("Figures");
   var base = figures(runs[0]);
   C.table(["run", "command", "target", "QPS", "p50", "p99", "max", "errors", "bad", "server CPU max"],

@@ -18,6 +18,15 @@
   root.appendChild(el("div", { "class": "sub" }, data.title + (merged.io ? " · client I/O " + merged.io : "")
     + (s.workers ? " · " + s.workers + " workers (" + s.executor + ")" : "")));
 
+  // What and where it ran (RunMetadata), one line.
+  var run = s.run || config.run;
+  if (run) {
+    var ric = run.ricochet || {}, jvm = run.jvm || {}, host = run.host || {};
+    root.appendChild(el("div", { "class": "sub" }, "started " + run.started_utc + " · Ricochet " + ric.version
+      + " (" + ric.commit + ") · " + jvm.vendor + " " + jvm.version + " · " + host.name + ", " + host.cores
+      + " cores, " + num(host.memory_bytes / 1073741824, 1) + " GiB · " + run.kernel));
+  }
+
   // A run that did not finish: its summary was rebuilt from the intervals, and says from what.
   if (s.reconstructed) root.appendChild(el("div", { "class": "sub" }, s.reconstructed));
 
@@ -176,10 +185,12 @@
 
   // Everything the run was given.
   section("Configuration");
-  var cfg = Object.keys(config).map(function (k) {
+  // The run's stamp is in the header; its JVM flags are the part worth a row.
+  var cfg = Object.keys(config).filter(function (k) { return k !== "run"; }).map(function (k) {
     var v = config[k];
     return [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)];
   });
+  if (run && run.jvm) cfg.push(["jvm flags", (run.jvm.flags || []).join(" ") || "(none)"]);
   if (cfg.length) table(["setting", "value"], cfg, 2);
   else root.appendChild(el("div", { "class": "note" }, "no config.json in this report directory"));
 
