@@ -158,7 +158,7 @@ public final class LoadResult {
                 + (firstError == null ? "" : "; first error: " + firstError) + "]");
     }
 
-    /** The run's summary as JSON, as summary.json holds it. */
+    /** The run's summary as JSON, as summary.json holds it but for its {@code run} stamp (what and where it ran). */
     public String summaryJson() {
         try {
             return ReportWriter.JSON.writeValueAsString(summary);
