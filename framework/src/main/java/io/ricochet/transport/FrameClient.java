@@ -362,9 +362,9 @@ public final class FrameClient implements AutoCloseable {
     @Override
     public void close() {
         for (Channel ch : Set.copyOf(channels)) {
-            FrameSession session = ch.pipeline().get(TcpSessionHandler.class);
-            if (session != null) {
-                session.close();
+            TcpSessionHandler tcp = ch.pipeline().get(TcpSessionHandler.class);
+            if (tcp != null) {
+                tcp.session().close();
             } else {
                 ch.close();
             }
