@@ -6,7 +6,6 @@ import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
-import io.ricochet.config.Durations;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.OpenFileLimit;
 import io.ricochet.config.ServerConfig;
@@ -22,13 +21,15 @@ import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.rpc.RpcAuthenticator;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
-import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcService;
 import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.tls.TlsProvider;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.Listener;
 import io.ricochet.transport.Protocol;
 import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.ServerBuilder;
 import io.ricochet.transport.ServerStartException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,9 +38,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -231,7 +232,6 @@ final class EchoServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerConfig config = config();
-        ServerConfig rpcConfig = rpcConfig(config);
         MetricsEndpointConfig metricsConfig = metricsConfig();
         ServerTlsConfig tlsFiles = tlsFiles();
         Tls tls = tlsPort == ServerConfig.DISABLED && !rpcTls ? null : context(tlsFiles::build);
@@ -241,12 +241,7 @@ final class EchoServerCommand implements Callable<Integer> {
         String rpcToken = rpcToken();
         RpcConfig rpcLimits = rpcLimits();
         ServerNoiseConfig noise = noise();
-        ServerConfig noiseConfig = noise == null || noisePort == ServerConfig.DISABLED ? null
-                : config.toBuilder().tcpPort(noisePort).udpPort(ServerConfig.DISABLED).build();
-        ServerConfig tlsConfig = tlsPort == ServerConfig.DISABLED ? null
-                : config.toBuilder().tcpPort(tlsPort).udpPort(ServerConfig.DISABLED).build();
-        ServerConfig quicConfig = quicTls == null ? null : config.toBuilder().tcpPort(ServerConfig.DISABLED)
-                .udpPort(ServerConfig.DISABLED).quicPort(quicPort).build();
+        List<Listener> listeners = listeners(config, tls, quicTls, noise, rpcListener(rpcLimits, rpcToken, tls, noise));
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
@@ -260,7 +255,7 @@ final class EchoServerCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLoops loops;
         try {
-            // One group, sized to the cores (or --io-threads), for the TCP, UDP and RPC listeners alike.
+            // One group, sized to the cores (or --io-threads), for every listener.
             loops = EventLoops.create(transport, ioThreads, "echo-io");
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("echo-server: " + e.getMessage());
@@ -268,101 +263,83 @@ final class EchoServerCommand implements Callable<Integer> {
         }
         try (JvmProcessMetrics jvmMetrics = new JvmProcessMetrics()) {
             jvmMetrics.bindTo(registry);
-            RicochetServer server = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
-                    .eventLoops(loops, false).meterRegistry(registry).name("echo").connectionBudget(budget).build();
-            RicochetServer tlsServer = tlsConfig == null ? null : RicochetServer.builder().config(tlsConfig)
-                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("tls")
-                    .tcpProtocolTag("tls").connectionBudget(budget).tls(tls).build();
-            RicochetServer noiseServer = noiseConfig == null ? null : RicochetServer.builder().config(noiseConfig)
-                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("noise")
-                    .tcpProtocolTag("noise").connectionBudget(budget).noise(noise).build();
-            RicochetServer quicServer = quicConfig == null ? null : RicochetServer.builder().config(quicConfig)
-                    .handler(new ReverseEchoHandler()).eventLoops(loops, false).meterRegistry(registry).name("quic")
-                    .quic(quicTls).build();
-            RpcServer rpc = null;
-            if (rpcConfig != null) {
-                RpcDispatcher methods = new RpcDispatcher();
-                new BenchMethods().registerOn(methods);
-                RpcServer.Builder rpcBuilder = RpcServer.builder().config(rpcConfig).rpc(rpcLimits).dispatcher(methods)
-                        .agent(true)
-                        .eventLoops(loops, false).meterRegistry(registry).name("rpc").connectionBudget(budget);
-                if (rpcTls) {
-                    rpcBuilder.tls(tls);
-                }
-                if (rpcNoise) {
-                    rpcBuilder.noise(noise);
-                }
-                if (rpcToken != null) {
-                    rpcBuilder.authenticator(RpcAuthenticator.bearerToken(rpcToken));
-                }
-                rpc = rpcBuilder.build();
-            }
+            ServerBuilder builder = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
+                    .eventLoops(loops, true).meterRegistry(registry).name("echo").connectionBudget(budget);
+            listeners.forEach(builder::listen);
+            RicochetServer server = builder.build();
             MetricsEndpoint metrics = null;
             try {
                 server.startAndAwait();
-                if (tlsServer != null) {
-                    tlsServer.startAndAwait();
-                }
-                if (noiseServer != null) {
-                    noiseServer.startAndAwait();
-                }
-                if (quicServer != null) {
-                    quicServer.startAndAwait();
-                }
-                if (rpc != null) {
-                    rpc.startAndAwait();
-                }
                 if (metricsPort != ServerConfig.DISABLED) {
                     metrics = MetricsEndpoint.start(metricsHost != null ? metricsHost : host, metricsPort, registry,
                             metricsConfig);
                 }
-                if (server.tcpAddress() != null) {
-                    out.println("listening tcp " + hostPort(server.tcpAddress()));
-                }
-                if (server.udpAddress() != null) {
-                    out.println("listening udp " + hostPort(server.udpAddress()));
-                }
-                if (tlsServer != null) {
-                    out.println("listening tls " + hostPort(tlsServer.tcpAddress()));
-                }
-                if (noiseServer != null) {
-                    out.println("listening noise " + hostPort(noiseServer.tcpAddress()));
-                }
-                if (quicServer != null) {
-                    out.println("listening quic " + hostPort(quicServer.quicAddress()));
-                }
-                if (noise != null) {
-                    out.println("noise public-key " + noise.keyPair().publicKeyBase64());
-                }
-                if (rpc != null) {
-                    out.println("listening rpc " + hostPort(rpc.address()));
-                }
-                if (metrics != null) {
-                    out.println("listening metrics http://" + hostPort(metrics.address()) + "/metrics");
-                }
-                out.flush();
+                printListening(out, server, noise, metrics);
                 shutdown.await();
             } catch (ServerStartException | IllegalStateException e) {
                 spec.commandLine().getErr().println("echo-server: " + e.getMessage());
                 return ExitCodes.FAILURE;
             } finally {
-                // All drain at once, then the loops they share stop.
-                CompletableFuture<Void> echoStopped = server.stop();
-                CompletableFuture<Void> tlsStopped = tlsServer == null ? CompletableFuture.completedFuture(null)
-                        : tlsServer.stop();
-                CompletableFuture<Void> noiseStopped = noiseServer == null ? CompletableFuture.completedFuture(null)
-                        : noiseServer.stop();
-                CompletableFuture<Void> quicStopped = quicServer == null ? CompletableFuture.completedFuture(null)
-                        : quicServer.stop();
-                CompletableFuture<Void> rpcStopped = rpc == null ? CompletableFuture.completedFuture(null) : rpc.stop();
-                CompletableFuture.allOf(echoStopped, tlsStopped, noiseStopped, quicStopped, rpcStopped).join();
+                // Every listener drains at once, then the loops stop.
+                server.stop().join();
                 if (metrics != null) {
                     metrics.close();
                 }
-                loops.close();
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The echo listeners, each port's meters tagged as docs/protocol.md says (TCP and UDP under the server's name
+     * {@code echo}, the others under their own), then the RPC one.
+     */
+    private List<Listener> listeners(ServerConfig config, Tls tls, QuicSslContext quicTls, ServerNoiseConfig noise,
+            Listener rpc) {
+        List<Listener> listeners = new ArrayList<>();
+        if (config.tcpEnabled()) {
+            listeners.add(Listener.tcp(config.tcpPort()));
+        }
+        if (config.udpEnabled()) {
+            listeners.add(Listener.udp(config.udpPort()));
+        }
+        if (tlsPort != ServerConfig.DISABLED) {
+            listeners.add(Listener.tcp(tlsPort).tls(tls).name("tls"));
+        }
+        if (noisePort != ServerConfig.DISABLED) {
+            listeners.add(Listener.tcp(noisePort).noise(noise).name("noise"));
+        }
+        if (quicTls != null) {
+            listeners.add(Listener.quic(quicPort, quicTls).name("quic"));
+        }
+        if (rpc != null) {
+            listeners.add(rpc);
+        }
+        return listeners;
+    }
+
+    /** Lines in a documented order (README): tcp, udp, tls, noise, quic, the Noise key, rpc, metrics. */
+    private static void printListening(PrintWriter out, RicochetServer server, ServerNoiseConfig noise,
+            MetricsEndpoint metrics) {
+        for (String protocol : List.of("tcp", "udp", "tls", "noise", "quic")) {
+            for (Listener listener : server.listeners()) {
+                if (listener.protocol().equals(protocol)) {
+                    out.println("listening " + protocol + " " + hostPort(server.address(listener)));
+                }
+            }
+        }
+        if (noise != null) {
+            out.println("noise public-key " + noise.keyPair().publicKeyBase64());
+        }
+        for (Listener listener : server.listeners()) {
+            if (listener.protocol().equals(RpcService.METER_TAG)) {
+                out.println("listening rpc " + hostPort(server.address(listener)));
+            }
+        }
+        if (metrics != null) {
+            out.println("listening metrics http://" + hostPort(metrics.address()) + "/metrics");
+        }
+        out.flush();
     }
 
     private ServerConfig config() {
@@ -401,15 +378,24 @@ final class EchoServerCommand implements Callable<Integer> {
         }
     }
 
-    /** The RPC listener's config: the echo server's, on the RPC port with its own idle timeout; null if off. */
-    private ServerConfig rpcConfig(ServerConfig echo) {
+    /**
+     * The RPC listener: the benchmark methods and the agent, on its own port with its own idle timeout, never shared
+     * (a registration made on one process's agent must be found by the calls that follow it); null if off.
+     */
+    private Listener rpcListener(RpcConfig limits, String token, Tls tls, ServerNoiseConfig noise) {
         if (rpcPort == ServerConfig.DISABLED) {
             return null;
         }
+        RpcDispatcher methods = new RpcDispatcher();
+        new BenchMethods().registerOn(methods);
+        RpcService.Builder service = RpcService.builder().rpc(limits).dispatcher(methods).agent(true);
+        if (token != null) {
+            service.authenticator(RpcAuthenticator.bearerToken(token));
+        }
         try {
-            // Not shared: a registration made on one process's agent must be found by the calls that follow it.
-            return echo.toBuilder().tcpPort(rpcPort).udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
-                    .maxFrame(RpcConfig.DEFAULTS.maxFrame()).idleTimeout(rpcIdleTimeout).reusePort(false).build();
+            Checks.inRange("tcpPort", rpcPort, ServerConfig.DISABLED, 65_535);
+            Listener rpc = service.build().listener(rpcPort).idleTimeout(rpcIdleTimeout).reusePort(false).name("rpc");
+            return rpcTls ? rpc.tls(tls) : rpcNoise ? rpc.noise(noise) : rpc;
         } catch (IllegalArgumentException e) {
             throw FlagNames.usage(spec.commandLine(), e, FlagNames.RPC);
         }

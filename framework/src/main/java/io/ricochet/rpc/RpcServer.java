@@ -2,25 +2,22 @@ package io.ricochet.rpc;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.Checks;
-import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.Listener;
 import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.ServerBuilder;
 import io.ricochet.transport.ServerStartException;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An RPC server: a {@link RicochetServer} whose TCP frames carry envelopes (4-byte length field),
- * serving the methods of an {@link RpcDispatcher}, which may change while it runs, and, when asked
- * for, the agent's routes. Its transport meters are tagged {@code protocol=rpc}.
+ * An RPC server: a {@link RicochetServer} with one {@link RpcService} listener, its TCP port from the config.
  *
  * <pre>{@code
  * RpcDispatcher methods = new RpcDispatcher();
@@ -31,29 +28,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     server.terminationFuture().join();
  * }
  * }</pre>
+ *
+ * @deprecated build a {@link RicochetServer} and {@code listen(rpcService.listener(port))}: one server then serves
+ *             RPC beside its other ports (see {@link RpcService})
  */
+@Deprecated(since = "0.2.0", forRemoval = true)
 public final class RpcServer implements AutoCloseable {
-    public static final String METER_TAG = "rpc";
+    public static final String METER_TAG = RpcService.METER_TAG;
 
     private final RicochetServer server;
-    private final RpcAgent agent;
-    private final RpcMetrics serverMetrics;
-    private final RpcMetrics forwardMetrics;
-    private final AtomicBoolean started = new AtomicBoolean();
+    private final RpcService service;
 
     private RpcServer(Builder b) {
-        ServerConfig config = b.config.toBuilder().udpPort(ServerConfig.DISABLED).lengthField(LengthField.FOUR)
-                .maxFrame(b.rpc.maxFrame()).build();
-        this.agent = b.agent ? new RpcAgent(b.dispatcher, b.rpc) : null;
-        this.serverMetrics = RpcMetrics.server(b.registry, b.name, b.rpc);
-        this.forwardMetrics = RpcMetrics.client(b.registry, b.name, b.rpc);
-        RequestRouter router = new RequestRouter(b.dispatcher, agent);
-        AuthGate gate = b.authenticator == null ? null : new AuthGate(b.authenticator, b.rpc.authTimeout());
-        RicochetServer.Builder frames = RicochetServer.builder().config(config).name(b.name).tcpProtocolTag(METER_TAG)
-                .pipeline(b.customizer)
-                .handlerPerSession(() -> new RpcConnection(b.rpc, router, forwardMetrics, serverMetrics, Duration.ZERO,
-                        false, gate, connection -> { },
-                        agent == null ? connection -> { } : agent::dropRoutes, connection -> { }).frameHandler());
+        RpcService.Builder rpc = RpcService.builder().rpc(b.rpc).dispatcher(b.dispatcher).agent(b.agent);
+        if (b.authenticator != null) {
+            rpc.authenticator(b.authenticator);
+        }
+        this.service = rpc.build();
+        Listener listener = service.listener(b.config.tcpPort()).pipeline(b.customizer);
+        listener = b.tls != null ? listener.tls(b.tls) : b.noise != null ? listener.noise(b.noise) : listener;
+        ServerBuilder frames = RicochetServer.builder().config(b.config).name(b.name).listen(listener);
         if (b.registry != null) {
             frames.meterRegistry(b.registry);
         }
@@ -62,12 +56,6 @@ public final class RpcServer implements AutoCloseable {
         }
         if (b.budget != null) {
             frames.connectionBudget(b.budget);
-        }
-        if (b.tls != null) {
-            frames.tls(b.tls);
-        }
-        if (b.noise != null) {
-            frames.noise(b.noise);
         }
         this.server = frames.build();
     }
@@ -82,29 +70,7 @@ public final class RpcServer implements AutoCloseable {
      * registry), having removed its meters and released what it took. At most once.
      */
     public CompletableFuture<RpcServer> start() {
-        if (!started.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("start: called twice (expected: once)"));
-        }
-        CompletableFuture<RpcServer> result = new CompletableFuture<>();
-        try {
-            // Before the port is bound: no connection counts into meters that are not registered.
-            RpcMetrics.register(serverMetrics, forwardMetrics);
-        } catch (IllegalStateException e) {
-            // Nothing is bound, but the server may have made its event loops: a stop releases them.
-            server.stop().whenComplete((v, x) -> result.completeExceptionally(new ServerStartException(e.getMessage(), e)));
-            return result;
-        }
-        server.start().whenComplete((s, e) -> {
-            if (e == null) {
-                result.complete(this);
-                return;
-            }
-            closeMeters();
-            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            result.completeExceptionally(cause instanceof ServerStartException ? cause
-                    : new ServerStartException("start: " + cause.getMessage(), cause));
-        });
-        return result;
+        return server.start().thenApply(s -> this);
     }
 
     /** {@link #start()} and waits: throws {@link ServerStartException} if it cannot start. */
@@ -127,7 +93,7 @@ public final class RpcServer implements AutoCloseable {
 
     /** The agent, if this server was built with one; else null. */
     public RpcAgent agent() {
-        return agent;
+        return service.agent();
     }
 
     public int activeConnections() {
@@ -144,18 +110,12 @@ public final class RpcServer implements AutoCloseable {
      * calls it is waiting on (within the shutdown timeout), then closes them and removes the meters.
      */
     public CompletableFuture<Void> stop() {
-        return server.stop().whenComplete((v, e) -> closeMeters());
+        return server.stop();
     }
 
     @Override
     public void close() {
         server.close();
-        closeMeters();
-    }
-
-    private void closeMeters() {
-        serverMetrics.close();
-        forwardMetrics.close();
     }
 
     /** Builds an {@link RpcServer}; a {@link #dispatcher} is required. */
@@ -177,7 +137,7 @@ public final class RpcServer implements AutoCloseable {
         private Builder() {
         }
 
-        /** The TCP listener and its limits; its UDP port and framing are replaced (RPC runs on TCP, 4-byte lengths). */
+        /** The TCP port and its limits; its UDP and QUIC ports and framing are not used (RPC runs on TCP, 4-byte lengths). */
         public Builder config(ServerConfig config) {
             this.config = Checks.notNull("config", config);
             return this;
@@ -243,13 +203,13 @@ public final class RpcServer implements AutoCloseable {
             return this;
         }
 
-        /** Serves RPC over the Noise channel (see {@link RicochetServer.Builder#noise}). */
+        /** Serves RPC over the Noise channel (see {@link Listener#noise}). */
         public Builder noise(ServerNoiseConfig noise) {
             this.noise = Checks.notNull("noise", noise);
             return this;
         }
 
-        /** Serves RPC over TLS (see {@link RicochetServer.Builder#tls}). */
+        /** Serves RPC over TLS (see {@link Listener#tls}). */
         public Builder tls(Tls tls) {
             this.tls = Checks.notNull("tls", tls).serverSide();
             return this;

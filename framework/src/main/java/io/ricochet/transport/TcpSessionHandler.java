@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(TcpSessionHandler.class);
 
+    /** How often a draining session looks again whether it still owes replies. */
+    static final long DRAIN_CHECK_MILLIS = 10;
+
     private final FrameHandler handler;
     private final ConnectionStats stats;
     private final FrameDecoder decoder;
@@ -189,7 +192,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (handler.owesReplies(session)) {
-            ctx.executor().schedule(this::closeWhenDrained, RicochetServer.DRAIN_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(this::closeWhenDrained, DRAIN_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         } else {
             session.closeGracefully(pendingClose);
         }

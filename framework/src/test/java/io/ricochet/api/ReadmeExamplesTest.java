@@ -1,9 +1,6 @@
 package io.ricochet.api;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+// readme:imports
 import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,11 +14,20 @@ import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcMethod;
-import io.ricochet.rpc.RpcServer;
-import io.ricochet.testing.FrameClient;
+import io.ricochet.rpc.RpcService;
 import io.ricochet.transport.FrameHandler;
+import io.ricochet.transport.Listener;
 import io.ricochet.transport.RicochetServer;
+import java.time.Duration;
+// end
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ricochet.testing.FrameClient;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,7 +35,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -54,23 +59,25 @@ class ReadmeExamplesTest {
             }
             session.send(body);                                // framed in place, flushed per read batch
         };
+        Listener tcp = Listener.tcp(0);                        // 0: an ephemeral port
         try (RicochetServer server = RicochetServer.builder()
-                .config(ServerConfig.builder().host("127.0.0.1").tcpPort(0)
+                .config(ServerConfig.builder().host("127.0.0.1")
                         .lengthField(LengthField.FOUR).idleTimeout(Duration.ofSeconds(60)).build())
                 .handler(upperCase)
+                .listen(tcp)
                 .meterRegistry(registry)
                 .build()
                 .startAndAwait();
              MetricsEndpoint metrics = MetricsEndpoint.start("127.0.0.1", 0, registry)) {
-            System.out.println("tcp on " + server.tcpAddress() + ", metrics at " + metrics.metricsUrl());
-            talkTo(server, metrics); // test-only
+            System.out.println("tcp on " + server.address(tcp) + ", metrics at " + metrics.metricsUrl());
+            talkTo(server.address(tcp), metrics); // test-only
             // Serve until stopped: server.stop() (close() waits for it) drains what is owed, then closes.
         }
         // end
     }
 
-    private static void talkTo(RicochetServer server, MetricsEndpoint metrics) throws Exception {
-        try (FrameClient client = new FrameClient(server.tcpAddress(), 4)) {
+    private static void talkTo(InetSocketAddress server, MetricsEndpoint metrics) throws Exception {
+        try (FrameClient client = new FrameClient(server, 4)) {
             client.send("hello".getBytes(StandardCharsets.US_ASCII));
             assertArrayEquals("HELLO".getBytes(StandardCharsets.US_ASCII), client.receive());
         }
@@ -86,13 +93,15 @@ class ReadmeExamplesTest {
                 StringValue.getDefaultInstance(), Int64Value.getDefaultInstance());
         RpcDispatcher methods = new RpcDispatcher();
         methods.register(length, RpcMethod.sync(text -> Int64Value.of(text.getValue().length())));
-        try (RpcServer server = RpcServer.builder()
-                .config(ServerConfig.builder().host("127.0.0.1").tcpPort(0).build())
-                .dispatcher(methods)
+        RpcService rpc = RpcService.builder().dispatcher(methods).build();
+        Listener rpcPort = rpc.listener(0);                    // beside any other listener of the server
+        try (RicochetServer server = RicochetServer.builder()
+                .config(ServerConfig.builder().host("127.0.0.1").build())
+                .listen(rpcPort)
                 .build()
                 .startAndAwait();
              RpcClients clients = RpcClients.create(RpcClientConfig.builder().build(), null)) {
-            RpcClient client = clients.connect(server.address()).join();
+            RpcClient client = clients.connect(server.address(rpcPort)).join();
             long answer = client.call(length, StringValue.of("hello")).join().getValue();   // 5
             assertEquals(5, answer); // test-only
         }
@@ -104,6 +113,7 @@ class ReadmeExamplesTest {
         List<String> blocks = javaBlocks(Files.readString(README));
         assertTrue(blocks.contains(example("tcp")), "README's TCP example differs from:\n" + example("tcp"));
         assertTrue(blocks.contains(example("rpc")), "README's RPC example differs from:\n" + example("rpc"));
+        assertTrue(blocks.contains(example("imports")), "README's imports differ from:\n" + example("imports"));
     }
 
     private static List<String> javaBlocks(String markdown) {
@@ -127,7 +137,7 @@ class ReadmeExamplesTest {
                 break;
             }
             if (!line.endsWith("// test-only")) {
-                code.append(line.length() >= 8 ? line.substring(8) : line.strip()).append('\n');
+                code.append(line.startsWith("        ") ? line.substring(8) : line.strip()).append('\n');
             }
         }
         return code.toString();

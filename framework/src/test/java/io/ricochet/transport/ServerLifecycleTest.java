@@ -38,7 +38,7 @@ class ServerLifecycleTest {
         shared.close();
     }
 
-    private RicochetServer.Builder onSharedLoops(ServerConfig config) {
+    private ServerBuilder onSharedLoops(ServerConfig config) {
         return RicochetServer.builder().config(config).handler(new ReverseEcho()).eventLoops(shared, false)
                 .meterRegistry(registry);
     }

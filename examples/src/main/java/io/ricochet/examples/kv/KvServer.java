@@ -4,8 +4,8 @@ import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
-import io.ricochet.rpc.RpcServer;
-import io.ricochet.transport.EventLoops;
+import io.ricochet.rpc.RpcService;
+import io.ricochet.transport.Listener;
 import io.ricochet.transport.RicochetServer;
 import io.ricochet.transport.ServerStartException;
 import java.net.InetSocketAddress;
@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The example key-value service: one {@link KvStore} behind two front ends, the text protocol of {@link KvTextHandler}
- * on a TCP port and the RPC methods of {@link KvMethods} on an RPC port, both on one group of event loops. The TCP
+ * on a TCP port and the RPC methods of {@link KvMethods} on an RPC port: two listeners of one server. The TCP
  * port frames as docs/protocol.md says, with the 2-byte length field: a body of at most 4,094 bytes (a longer length
  * closes the connection after the replies owed), far above the longest valid request (1,093 bytes). The RPC port takes
  * payloads of at most {@value #MAX_RPC_PAYLOAD} bytes. From the command line ({@link #main}):
@@ -40,13 +40,13 @@ public final class KvServer implements AutoCloseable {
     static final int MAX_RPC_PAYLOAD = 4 * 1024;
 
     private final KvStore store;
-    private final EventLoops loops;
-    private final RicochetServer text;
-    private final RpcServer rpc;
+    private final RicochetServer server;
+    private final Listener text;
+    private final Listener rpc;
 
-    private KvServer(KvStore store, EventLoops loops, RicochetServer text, RpcServer rpc) {
+    private KvServer(KvStore store, RicochetServer server, Listener text, Listener rpc) {
         this.store = store;
-        this.loops = loops;
+        this.server = server;
         this.text = text;
         this.rpc = rpc;
     }
@@ -57,41 +57,30 @@ public final class KvServer implements AutoCloseable {
      */
     public static KvServer start(KvServerConfig config) {
         KvStore store = new KvStore(config.maxKeys());
-        EventLoops loops = EventLoops.create(TransportKind.AUTO, 0, "kv-io");
-        RicochetServer text = RicochetServer.builder()
-                .config(ServerConfig.builder().host(config.host()).tcpPort(config.tcpPort()).build())
-                .handler(new KvTextHandler(store))
-                .eventLoops(loops, false)
-                .name("kv-text")
-                .build();
         RpcDispatcher methods = new RpcDispatcher();
         new KvMethods(store).registerOn(methods);
-        RpcServer rpc = RpcServer.builder()
-                .config(ServerConfig.builder().host(config.host()).tcpPort(config.rpcPort()).build())
-                .rpc(RpcConfig.builder().maxPayload(MAX_RPC_PAYLOAD).build())
-                .dispatcher(methods)
-                .eventLoops(loops, false)
-                .name("kv-rpc")
-                .build();
-        KvServer server = new KvServer(store, loops, text, rpc);
-        try {
-            text.startAndAwait();
-            rpc.startAndAwait();
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
+        RpcService service = RpcService.builder().rpc(RpcConfig.builder().maxPayload(MAX_RPC_PAYLOAD).build())
+                .dispatcher(methods).build();
+        // One server, two front ends: each listener's meters under a name of its own.
+        Listener text = Listener.tcp(config.tcpPort()).handler(new KvTextHandler(store)).name("kv-text");
+        Listener rpc = service.listener(config.rpcPort()).name("kv-rpc");
+        RicochetServer server = RicochetServer.builder()
+                .config(ServerConfig.builder().host(config.host()).transport(TransportKind.AUTO).build())
+                .listen(text)
+                .listen(rpc)
+                .build()
+                .startAndAwait();
+        return new KvServer(store, server, text, rpc);
     }
 
     /** The text protocol's bound address. */
     public InetSocketAddress tcpAddress() {
-        return text.tcpAddress();
+        return server.address(text);
     }
 
     /** The RPC port's bound address. */
     public InetSocketAddress rpcAddress() {
-        return rpc.address();
+        return server.address(rpc);
     }
 
     /** The store both front ends serve. */
@@ -101,7 +90,7 @@ public final class KvServer implements AutoCloseable {
 
     /** Completes once a {@link #stop()} has finished. */
     public CompletableFuture<Void> terminationFuture() {
-        return text.terminationFuture().thenCombine(rpc.terminationFuture(), (a, b) -> null);
+        return server.terminationFuture();
     }
 
     /**
@@ -109,7 +98,7 @@ public final class KvServer implements AutoCloseable {
      * (within the framework's shutdown timeout); then the event loops stop. Idempotent.
      */
     public CompletableFuture<Void> stop() {
-        return text.stop().thenCombine(rpc.stop(), (a, b) -> null).thenCompose(v -> loops.shutdown());
+        return server.stop();
     }
 
     /** {@link #stop()}, waited for. Not from one of the server's event loops. */

@@ -23,8 +23,9 @@ import java.nio.charset.StandardCharsets;
  * <pre>{@code
  * KvStore store = new KvStore();
  * RicochetServer server = RicochetServer.builder()
- *         .config(ServerConfig.builder().host("127.0.0.1").tcpPort(7200).build())
+ *         .config(ServerConfig.builder().host("127.0.0.1").build())
  *         .handler(new KvTextHandler(store))
+ *         .listen(Listener.tcp(7200))
  *         .build()
  *         .startAndAwait();
  * }</pre>

@@ -10,12 +10,13 @@ import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import io.ricochet.rpc.RpcDispatcher;
-import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcService;
 import io.ricochet.echo.rpc.BenchMethods;
-import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.Listener;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.ServerBuilder;
 import java.net.URI;
 import java.time.Duration;
 
@@ -27,9 +28,9 @@ final class EmbeddedTarget implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmProcessMetrics jvm = new JvmProcessMetrics();
     private final RicochetServer server;
-    private final RpcServer rpc;
+    /** The RPC listener, or null without one. */
+    private final Listener rpc;
     private final MetricsEndpoint metrics;
-    private final EventLoops loops;
     private final String security;
 
     /**
@@ -41,43 +42,34 @@ final class EmbeddedTarget implements AutoCloseable {
         this.security = tls != null ? " over tls " : noise != null ? " over noise " : " ";
         jvm.bindTo(registry);
         ServerConfig config = ServerConfig.builder()
-                .host("127.0.0.1").ephemeralPorts().lengthField(lengthField).maxFrame(maxFrame)
+                .host("127.0.0.1").lengthField(lengthField).maxFrame(maxFrame)
                 .ioThreads(ioThreads).idleTimeout(idleTimeout).transport(TransportKind.AUTO)
-                .quicPort(quic == null ? ServerConfig.DISABLED : 0)
                 .build();
-        // As the echo server runs them: its listeners on one group of event loops.
-        loops = EventLoops.create(TransportKind.AUTO, ioThreads, "embedded-io");
-        RicochetServer.Builder echo = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
-                .eventLoops(loops, false).meterRegistry(registry).name("echo");
-        if (tls != null) {
-            echo.tls(tls);
-        } else if (noise != null) {
-            echo.noise(noise);
-        }
+        // As the echo server runs them: one server, its listeners on one group of event loops.
+        Listener tcp = Listener.tcp(0);
+        tcp = tls != null ? tcp.tls(tls) : noise != null ? tcp.noise(noise) : tcp;
+        ServerBuilder echo = RicochetServer.builder().config(config).handler(new ReverseEchoHandler())
+                .meterRegistry(registry).name("echo").listen(tcp).listen(Listener.udp(0));
         if (quic != null) {
-            echo.quic(quic);
+            echo.listen(Listener.quic(0, quic));
         }
-        server = echo.build().startAndAwait();
         if (withRpc) {
             RpcDispatcher methods = new RpcDispatcher();
             new BenchMethods().registerOn(methods);
-            RpcServer.Builder b = RpcServer.builder().config(config.toBuilder().idleTimeout(Duration.ofMinutes(10)).build())
-                    .dispatcher(methods).agent(true).eventLoops(loops, false).meterRegistry(registry).name("rpc");
-            if (tls != null) {
-                b.tls(tls);
-            } else if (noise != null) {
-                b.noise(noise);
-            }
-            rpc = b.build().startAndAwait();
+            Listener listener = RpcService.builder().dispatcher(methods).agent(true).build().listener(0)
+                    .idleTimeout(Duration.ofMinutes(10)).name("rpc");
+            rpc = tls != null ? listener.tls(tls) : noise != null ? listener.noise(noise) : listener;
+            echo.listen(rpc);
         } else {
             rpc = null;
         }
+        server = echo.build().startAndAwait();
         metrics = MetricsEndpoint.start("127.0.0.1", 0, registry);
     }
 
     /** The RPC port's address, or null if not started with one. */
     java.net.InetSocketAddress rpcAddress() {
-        return rpc == null ? null : rpc.address();
+        return rpc == null ? null : server.address(rpc);
     }
 
     /** The QUIC listener's address, or null without one. */
@@ -98,19 +90,14 @@ final class EmbeddedTarget implements AutoCloseable {
                 + server.tcpAddress().getPort() + ", udp " + server.udpAddress().getHostString() + ":"
                 + server.udpAddress().getPort() + (server.quicAddress() == null ? "" : ", quic "
                 + server.quicAddress().getHostString() + ":" + server.quicAddress().getPort())
-                + (rpc == null ? "" : ", rpc " + rpc.address().getHostString() + ":"
-                + rpc.address().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl()
+                + (rpc == null ? "" : ", rpc " + rpcAddress().getHostString() + ":" + rpcAddress().getPort()) + " (" + server.transport().label() + "), metrics " + metrics.metricsUrl()
                 + "; it shares this JVM, so srv_cpu and srv_rss are the client's and the server's together";
     }
 
     @Override
     public void close() {
         server.close();
-        if (rpc != null) {
-            rpc.close();
-        }
         metrics.close();
-        loops.close();
         jvm.close();
     }
 }

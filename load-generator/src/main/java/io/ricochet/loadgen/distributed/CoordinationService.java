@@ -19,8 +19,9 @@ import io.ricochet.rpc.RpcConnection;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
-import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcService;
 import io.ricochet.rpc.RpcStatus;
+import io.ricochet.transport.RicochetServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +41,7 @@ final class CoordinationService implements AutoCloseable {
     private final WorkerRoster roster;
     private final RunMerger merger;
     private final RefusedInputs refused = new RefusedInputs(Duration.ofSeconds(1));
-    private final RpcServer endpoint;
+    private final RicochetServer endpoint;
 
     /** Starts serving on the settings' bind address and port; the workers' state is {@code roster}'s. */
     CoordinationService(ControllerSettings settings, WorkerRoster roster, RunMerger merger) {
@@ -55,10 +56,11 @@ final class CoordinationService implements AutoCloseable {
         // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
         // between reports): each connection may hold a partial report, so strangers must not pile up.
         Duration idle = max(settings.startTimeout(), settings.stallTimeout().plus(settings.warmup())).plusMinutes(1);
-        this.endpoint = RpcServer.builder().config(ServerConfig.builder().host(settings.bindHost()).tcpPort(settings.port())
-                .ioThreads(1).transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * roster.size() + 16).build())
-                .rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build()).dispatcher(methods).name("coordination")
-                .authenticator(new RunAuthenticator(settings.runSecret(), refused)).build().startAndAwait();
+        RpcService coordination = RpcService.builder().rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build())
+                .dispatcher(methods).authenticator(new RunAuthenticator(settings.runSecret(), refused)).build();
+        this.endpoint = RicochetServer.builder().config(ServerConfig.builder().host(settings.bindHost()).ioThreads(1)
+                        .transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * roster.size() + 16).build())
+                .listen(coordination.listener(settings.port())).name("coordination").build().startAndAwait();
     }
 
     private static Duration max(Duration a, Duration b) {
@@ -67,7 +69,7 @@ final class CoordinationService implements AutoCloseable {
 
     /** The bound address. */
     InetSocketAddress address() {
-        return endpoint.address();
+        return endpoint.tcpAddress();
     }
 
     /** The calls refused so far. */
