@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every kind of report.html, opened in headless Chromium: no error on the page, every chart drawn with its series and
- * one point per interval, step, client or worker of the run, and a screenshot under {@code target/report-screenshots}.
+ * one point per interval, step, client or worker of the run, no tick label outside its axis or the canvas, and a
+ * screenshot under {@code target/report-screenshots}.
  */
 @Timeout(300)
 class ReportPagesIT {
@@ -28,6 +29,11 @@ class ReportPagesIT {
         HeadlessChromium chromium = new HeadlessChromium(Files.createDirectories(temp.resolve("profile-" + name)));
         HeadlessChromium.Rendered rendered = chromium.render(page);
         assertEquals("", rendered.errors(), "no error while drawing " + name);
+        for (JsonNode chart : rendered.charts()) {
+            for (JsonNode axis : chart.get("axes")) {
+                assertEquals(0, axis.get("clipped").size(), name + " " + chart.get("id") + ": labels cut: " + axis);
+            }
+        }
         chromium.screenshot(page, SCREENSHOTS.resolve(name + ".png").toAbsolutePath());
         return rendered;
     }
