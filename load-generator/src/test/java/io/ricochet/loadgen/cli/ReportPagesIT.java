@@ -153,7 +153,13 @@ class ReportPagesIT {
             assertEquals(List.of(0, 1), Cli.JSON.convertValue(x.get("splits"), List.class), chart + ": " + x);
             assertTrue(x.get("min").asDouble() <= -0.5 && x.get("max").asDouble() >= 1.5, chart + ": " + x);
         }
+        // The shard plan is a table: a row per worker, its rates as numbers, a connect rate of 0 as what it means.
+        assertTrue(page.dom().contains("<table id=\"shard-plan\">"), "the shard plan's table");
+        assertTrue(page.dom().contains(">500/s</td>"), "half the rate each");
+        assertTrue(page.dom().contains("all at once"), "connect-rate 0");
+        assertFalse(page.dom().contains("<td class=\"l\">[[\"echo\""), "the shard plan not as JSON");
         shoot(report, "distributed-workers", 640, "#chart-workers", "#chart-workers-p99");
+        shoot(report, "distributed-shard-plan", 200, "#shard-plan");
     }
 
     /** Closed loop, the latency is the service latency: no dashed service p99 is drawn, and none is said to be. */

@@ -211,13 +211,21 @@
   // Everything the run was given.
   section("Configuration");
   // The run's stamp is in the header; its JVM flags are the part worth a row.
-  var cfg = Object.keys(config).filter(function (k) { return k !== "run"; }).map(function (k) {
+  var cfg = Object.keys(config).filter(function (k) { return k !== "run" && k !== "shards"; }).map(function (k) {
     var v = config[k];
+    // A command line reads as one; other objects as JSON.
+    if (k === "scenario" && Array.isArray(v)) return [k, v.join(" ")];
     return [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)];
   });
   if (run && run.jvm) cfg.push(["jvm flags", (run.jvm.flags || []).join(" ") || "(none)"]);
   if (cfg.length) table(["setting", "value"], cfg, 2);
   else root.appendChild(el("div", { "class": "note" }, "no config.json in this report directory"));
+  if (Array.isArray(config.shards) && config.shards.length) {
+    var shardPlan = RicochetShards.plan(config.shards, num);
+    section("Shard plan", "what each worker was told to run, an option a column; a rate of 0 is said as what it "
+      + "means for that option");
+    table(shardPlan.headers, shardPlan.rows, 1, "shard-plan");
+  }
 
   C.done();
 })();
