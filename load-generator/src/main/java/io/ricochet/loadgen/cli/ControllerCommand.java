@@ -218,6 +218,10 @@ class ControllerCommand implements Callable<Integer> {
             config.put("command", sub.commandSpec().name());
             config.put("scenario", scenario);
             config.put("target", target);
+            if (command.warmsUpForATime()) {
+                // As a single run's config.json has it: the report shades the warmup before the first interval.
+                config.put("warmup_s", command.warmupTime().toNanos() / 1e9);
+            }
             ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
                     advertised, common.interval, startTimeout, stall, command.warmupTime(), scrape, common.report, err, config,
                     RunSecret.generate(), alone.intervals());

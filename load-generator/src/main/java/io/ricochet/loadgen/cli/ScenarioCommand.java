@@ -31,6 +31,11 @@ abstract class ScenarioCommand implements Callable<Integer> {
         return load == null ? Duration.ZERO : load.warmup(positive("--rate") || positive("--per-connection-rate"));
     }
 
+    /** Whether its warmup is a time ({@link #warmupTime}), so a report can say how long it was, 0 s included. */
+    boolean warmsUpForATime() {
+        return loadOptions() != null;
+    }
+
     private boolean positive(String option) {
         return commandSpec.findOption(option) != null && commandSpec.findOption(option).getValue() instanceof Number n
                 && n.doubleValue() > 0;

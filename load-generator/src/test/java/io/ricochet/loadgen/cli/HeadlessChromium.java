@@ -28,8 +28,11 @@ final class HeadlessChromium {
         this.profile = profile;
     }
 
-    /** What the page rendered: the text of its {@code #page-errors} and the charts listed in {@code #chart-check}. */
-    record Rendered(String errors, JsonNode charts) {
+    /**
+     * What the page rendered: the text of its {@code #page-errors}, the charts listed in {@code #chart-check} (each
+     * with its axes as drawn), and the whole DOM.
+     */
+    record Rendered(String errors, JsonNode charts, String dom) {
         JsonNode chart(String id) {
             for (JsonNode c : charts) {
                 if (c.get("id").asText().equals(id)) {
@@ -37,6 +40,16 @@ final class HeadlessChromium {
                 }
             }
             throw new AssertionError("no chart " + id + " in " + charts);
+        }
+
+        /** The axis of {@code chart} on {@code side}, uPlot's numbering: 1 right, 2 bottom (x), 3 left. */
+        JsonNode axis(String chart, int side) {
+            for (JsonNode a : chart(chart).get("axes")) {
+                if (a.get("side").asInt() == side) {
+                    return a;
+                }
+            }
+            throw new AssertionError("no axis on side " + side + " in " + chart(chart));
         }
     }
 
@@ -57,12 +70,33 @@ final class HeadlessChromium {
         if (errors == null || charts == null || charts.isEmpty()) {
             throw new AssertionError("the page did not finish drawing: " + dom.substring(0, Math.min(2000, dom.length())));
         }
-        return new Rendered(errors, Cli.JSON.readTree(charts));
+        return new Rendered(errors, Cli.JSON.readTree(charts), dom);
     }
 
     void screenshot(Path page, Path png) throws IOException, InterruptedException {
+        shoot(page, png, 2200);
+    }
+
+    /**
+     * A screenshot of only the page's elements that match {@code keep} (CSS selectors of children of
+     * {@code #report}), from a copy of the page beside it that hides the rest.
+     */
+    void screenshot(Path page, Path png, int height, String... keep) throws IOException, InterruptedException {
+        StringBuilder style = new StringBuilder("<style>#report > *");
+        for (String selector : keep) {
+            style.append(":not(").append(selector).append(')');
+        }
+        style.append(" { display: none !important; }</style></head>");
+        Path copy = page.resolveSibling(png.getFileName().toString().replace(".png", ".html"));
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        Files.writeString(copy, html.replaceFirst("</head>", style.toString()), StandardCharsets.UTF_8);
+        shoot(copy, png, height);
+    }
+
+    private void shoot(Path page, Path png, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.getParent());
-        run(List.of("--screenshot=" + png, "--window-size=1280,2200", "--hide-scrollbars", page.toUri().toString()));
+        run(List.of("--screenshot=" + png, "--window-size=1280," + height, "--hide-scrollbars",
+                page.toUri().toString()));
         if (!Files.isRegularFile(png) || Files.size(png) == 0) {
             throw new AssertionError("no screenshot at " + png);
         }

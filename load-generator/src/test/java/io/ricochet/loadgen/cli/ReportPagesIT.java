@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every kind of report.html, opened in headless Chromium: no error on the page, every chart drawn with its series and
- * one point per interval, step, client or worker of the run, and a screenshot under {@code target/report-screenshots}.
+ * one point per interval, step, client or worker of the run, no tick label outside its axis or the canvas, and
+ * screenshots of the page and of its charts under {@code target/report-screenshots}.
  */
 @Timeout(300)
 class ReportPagesIT {
@@ -28,8 +30,30 @@ class ReportPagesIT {
         HeadlessChromium chromium = new HeadlessChromium(Files.createDirectories(temp.resolve("profile-" + name)));
         HeadlessChromium.Rendered rendered = chromium.render(page);
         assertEquals("", rendered.errors(), "no error while drawing " + name);
+        for (JsonNode chart : rendered.charts()) {
+            for (JsonNode axis : chart.get("axes")) {
+                assertEquals(0, axis.get("clipped").size(), name + " " + chart.get("id") + ": labels cut: " + axis);
+            }
+        }
         chromium.screenshot(page, SCREENSHOTS.resolve(name + ".png").toAbsolutePath());
         return rendered;
+    }
+
+    /** A screenshot of only the elements of {@code report}'s page that match {@code keep}. */
+    private void shoot(Path report, String name, int height, String... keep) throws Exception {
+        HeadlessChromium chromium = new HeadlessChromium(Files.createDirectories(temp.resolve("profile-" + name)));
+        chromium.screenshot(report.resolve("report.html"), SCREENSHOTS.resolve(name + ".png").toAbsolutePath(), height,
+                keep);
+    }
+
+    /** The charts share one time axis: the same x range as {@code first}'s. */
+    private static void sameTimeAxis(HeadlessChromium.Rendered page, String first, String... others) {
+        JsonNode x = page.axis(first, 2);
+        for (String other : others) {
+            JsonNode y = page.axis(other, 2);
+            assertEquals(x.get("min").asDouble(), y.get("min").asDouble(), other);
+            assertEquals(x.get("max").asDouble(), y.get("max").asDouble(), other);
+        }
     }
 
     private static void hasPoints(HeadlessChromium.Rendered page, String chart, int points, String... series) {
@@ -55,10 +79,23 @@ class ReportPagesIT {
         int n = intervals(report);
         hasPoints(page, "chart-throughput", n, "QPS", "errors", "bad");
         hasPoints(page, "chart-latency", n, "p50", "p90", "p99", "max", "service p99");
-        hasPoints(page, "chart-server", n, "server CPU %", "server RSS MB", "connections");
+        assertTrue(page.dom().contains("p99 (from the actual send) is dashed</div>"), "the note says which is dashed");
+        assertEquals(3, page.axis("chart-latency", 3).get("distr").asInt(), "latency on a log axis");
+        // The warmup, not measured, is shaded before the first interval at 0 s.
+        assertEquals("warmup 2 s, not measured", page.chart("chart-latency").get("band").asText());
+        assertEquals(-2.0, page.axis("chart-latency", 2).get("min").asDouble());
+        hasPoints(page, "chart-server-cpu", n, "server CPU %");
+        hasPoints(page, "chart-server-rss", n, "server RSS MB");
+        hasPoints(page, "chart-server-connections", n, "connections");
+        sameTimeAxis(page, "chart-latency", "chart-throughput", "chart-server-cpu", "chart-server-rss",
+                "chart-server-connections");
         JsonNode spectrum = page.chart("chart-spectrum");
         assertTrue(spectrum.get("points").get(0).asInt() > 10, spectrum.toString());
         assertTrue(page.chart("chart-connect").get("points").get(0).asInt() > 0);
+        shoot(report, "echo-throughput", 420, "#chart-throughput");
+        shoot(report, "echo-latency", 420, "#chart-latency");
+        shoot(report, "echo-spectrum", 420, "#chart-spectrum");
+        shoot(report, "echo-server", 900, "#chart-server-cpu", "#chart-server-rss", "#chart-server-connections");
     }
 
     @Test
@@ -106,8 +143,38 @@ class ReportPagesIT {
         assertTrue(r.out().contains("threshold errors==0: passed (errors = 0)"), "the controller checks the merged run");
         assertTrue(r.err().contains("report: " + report.resolve("report.html").toAbsolutePath()), r.err());
         HeadlessChromium.Rendered page = open(report, "distributed");
-        hasPoints(page, "chart-workers", 2, "requests", "p99 µs");
+        hasPoints(page, "chart-workers", 2, "requests");
+        hasPoints(page, "chart-workers-p99", 2, "p99");
         hasPoints(page, "chart-throughput", intervals(report), "QPS", "errors", "bad");
+        for (String chart : List.of("chart-workers", "chart-workers-p99")) {
+            // Workers are categories: a tick at each index and none between, with room for half a bar each side.
+            JsonNode x = page.axis(chart, 2);
+            assertEquals(List.of("0", "1"), Cli.JSON.convertValue(x.get("ticks"), List.class), chart + ": " + x);
+            assertEquals(List.of(0, 1), Cli.JSON.convertValue(x.get("splits"), List.class), chart + ": " + x);
+            assertTrue(x.get("min").asDouble() <= -0.5 && x.get("max").asDouble() >= 1.5, chart + ": " + x);
+        }
+        // The shard plan is a table: a row per worker, its rates as numbers, a connect rate of 0 as what it means.
+        assertTrue(page.dom().contains("<table id=\"shard-plan\">"), "the shard plan's table");
+        assertTrue(page.dom().contains(">500/s</td>"), "half the rate each");
+        assertTrue(page.dom().contains("all at once"), "connect-rate 0");
+        assertFalse(page.dom().contains("<td class=\"l\">[[\"echo\""), "the shard plan not as JSON");
+        shoot(report, "distributed-workers", 640, "#chart-workers", "#chart-workers-p99");
+        shoot(report, "distributed-shard-plan", 200, "#shard-plan");
+    }
+
+    /** Closed loop, the latency is the service latency: no dashed service p99 is drawn, and none is said to be. */
+    @Test
+    void aClosedLoopDistributedRunShadesItsStartUp() throws Exception {
+        Path report = temp.resolve("closed-loop");
+        Cli.Result r = Cli.run("controller", "--workers", "2", "echo", "--duration", "3s", "--report",
+                report.toString());
+        assertEquals(0, r.exit(), r.err());
+        HeadlessChromium.Rendered page = open(report, "closed-loop");
+        hasPoints(page, "chart-latency", intervals(report), "p50", "p90", "p99", "max");
+        assertFalse(page.dom().contains("dashed</div>"), "no dashed series to speak of");
+        assertEquals(3, page.axis("chart-latency", 3).get("distr").asInt(), "latency on a log axis");
+        assertEquals("first interval: no warmup, start-up included", page.chart("chart-latency").get("band").asText());
+        shoot(report, "closed-loop-latency", 420, "#chart-latency");
     }
 
     @Test

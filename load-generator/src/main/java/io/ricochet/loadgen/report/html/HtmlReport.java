@@ -102,7 +102,10 @@ public final class HtmlReport {
         return name == null ? dir.toString() : name.toString();
     }
 
-    /** A page: the shared template with uPlot, the chart helpers, {@code script} (the page's own) and the data inlined. */
+    /**
+     * A page: the shared template with uPlot, the shared helpers (layout, charts, shard plan), {@code script} (the
+     * page's own) and the data inlined.
+     */
     static String page(JsonNode data, String script, String title) throws IOException {
         // "</" would end the script element the data sits in.
         String json = ReportWriter.JSON.writeValueAsString(data).replace("</", "<\\/");
@@ -110,7 +113,8 @@ public final class HtmlReport {
                 .replace("/*TITLE*/", title.replace("&", "&amp;").replace("<", "&lt;"))
                 .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
                 .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*CHARTS_JS*/", resource(PAGES + "charts.js"))
+                .replace("/*CHARTS_JS*/", resource(PAGES + "layout.js") + resource(PAGES + "charts.js")
+                        + resource(PAGES + "shards.js"))
                 .replace("/*PAGE_JS*/", resource(PAGES + script))
                 .replace("/*DATA*/", json);
     }

@@ -62,31 +62,50 @@
   });
   tiles(headline);
 
-  // Over time, from intervals.csv and latency.hlog.
+  // Over time, from intervals.csv and latency.hlog: one time axis and one cursor for every chart of it, with the
+  // warmup shaded before the first interval, or, with none, the first interval, which then holds the start-up.
   var iv = data.intervals;
+  var timeOpts = { sync: "time" };
+  function overTime(times) {
+    var end = times[times.length - 1];
+    if (config.warmup_s > 0) {
+      return { sync: "time", xRange: [-config.warmup_s, end],
+        band: { from: -config.warmup_s, to: 0, label: "warmup " + num(config.warmup_s) + " s, not measured" } };
+    }
+    if (config.warmup_s === 0 && times.length > 1) {
+      return { sync: "time", xRange: [0, end],
+        band: { from: 0, to: times[0], label: "first interval: no warmup, start-up included" } };
+    }
+    return { sync: "time" };
+  }
   if (iv && iv.time_s && iv.time_s.length) {
+    timeOpts = overTime(iv.time_s);
     section("Throughput over time", "requests ended per second in each interval; errors and bad replies per interval");
     chart("chart-throughput", "QPS, errors and bad replies", "time (s)", iv.time_s, [
       { label: "QPS", values: iv.qps, axis: "requests/s" },
       { label: "errors", values: iv.errors, scale: "n", axis: "per interval", color: COLORS[1] },
       { label: "bad", values: iv.bad, scale: "n", axis: "per interval", color: COLORS[3] }
-    ]);
+    ], timeOpts);
   }
   var lg = data.latency || {};
   var primary = lg.latency;
   if (primary && primary.total > 0) {
-    section("Latency over time", latencyName + ", per interval, in microseconds"
-      + (lg.service ? "; the service latency's p99 is dashed" : ""));
+    // Open loop logs the service latency beside the corrected one; closed loop's latency is the service latency.
+    var service = lg.service && lg.service.total > 0 ? lg.service : null;
+    section("Latency over time", latencyName + ", per interval, on a log scale so that a slow interval does not "
+      + "flatten the others" + (service ? "; the service latency's p99 (from the actual send) is dashed" : ""));
     var over = [
-      { label: "p50", values: primary.p50, axis: "µs" },
+      { label: "p50", values: primary.p50, axis: "latency", ticks: C.usTicks },
       { label: "p90", values: primary.p90 },
       { label: "p99", values: primary.p99 },
       { label: "max", values: primary.max }
     ];
-    if (lg.service && lg.service.total > 0) over.push({ label: "service p99", values: lg.service.p99, dash: true });
+    if (service) over.push({ label: "service p99", values: service.p99, dash: true });
     // The log's intervals are the rows of intervals.csv: the same time axis, measured from the start of measurement.
     var latencyTime = iv && iv.time_s && iv.time_s.length === primary.time.length ? iv.time_s : primary.time;
-    chart("chart-latency", "Latency percentiles", "time (s)", latencyTime, over);
+    var latencyOpts = latencyTime === primary.time ? overTime(primary.time) : timeOpts;
+    chart("chart-latency", "Latency percentiles", "time (s)", latencyTime, over,
+      Object.assign({ logY: true }, latencyOpts));
   }
 
   if (primary && primary.total > 0) {
@@ -101,14 +120,16 @@
   }
 
   // The server, scraped each interval.
+  // One small chart per quantity, on the time axis of the charts above, rather than three y axes on one.
   if (iv && iv.time_s && (present(iv.server_cpu) || present(iv.server_rss_bytes))) {
     section("Server", "scraped from its /metrics every interval: CPU (share of the machine), RSS, and the run's open connections");
-    chart("chart-server", "Server CPU, RSS and connections", "time (s)", iv.time_s, [
-      { label: "server CPU %", values: (iv.server_cpu || []).map(function (v) { return v === null ? null : v * 100; }), axis: "CPU %" },
-      { label: "server RSS MB", values: (iv.server_rss_bytes || []).map(function (v) { return v === null ? null : v / 1048576; }),
-        scale: "mb", axis: "MB", color: COLORS[2] },
-      { label: "connections", values: iv.connections, scale: "conn", axis: "connections", color: COLORS[4] }
-    ]);
+    var small = Object.assign({ height: 200, minAxis: 70 }, timeOpts);
+    chart("chart-server-cpu", "Server CPU", "time (s)", iv.time_s, [{ label: "server CPU %", axis: "CPU %",
+      values: (iv.server_cpu || []).map(function (v) { return v === null ? null : v * 100; }) }], small);
+    chart("chart-server-rss", "Server RSS", "time (s)", iv.time_s, [{ label: "server RSS MB", axis: "MB", color: COLORS[2],
+      values: (iv.server_rss_bytes || []).map(function (v) { return v === null ? null : v / 1048576; }) }], small);
+    chart("chart-server-connections", "The run's connections", "time (s)", iv.time_s, [{ label: "connections",
+      axis: "connections", values: iv.connections, color: COLORS[4] }], small);
   }
   // Several servers scraped: the figures above are their sum; each one's own, as summary.json's server.servers.
   var servers = (merged.server && merged.server.servers) || [];
@@ -173,10 +194,14 @@
   var workers = data.workers || s.worker_rows || [];
   if (workers.length) {
     section("Workers", "each worker's share of the run");
-    chart("chart-workers", "Requests and p99 per worker", "worker", workers.map(function (w) { return w.index; }), [
-      { label: "requests", values: workers.map(function (w) { return w.requests; }), axis: "requests", bars: true },
-      { label: "p99 µs", values: workers.map(function (w) { return w.p99_us; }), scale: "p99", axis: "p99 µs", points: true, color: COLORS[1] }
-    ]);
+    // Workers are categories: a tick and a bar at each index, nothing between, p99 as points in a panel of its own.
+    var indices = workers.map(function (w) { return w.index; });
+    var byWorker = { height: 200, minAxis: 70, categories: indices.map(String), sync: "workers" };
+    chart("chart-workers", "Requests per worker", "worker", indices, [
+      { label: "requests", values: workers.map(function (w) { return w.requests; }), axis: "requests", bars: true }
+    ], byWorker);
+    chart("chart-workers-p99", "p99 per worker", "worker", indices, [{ label: "p99", axis: "p99", ticks: C.usTicks,
+      values: workers.map(function (w) { return w.p99_us; }), pointsOnly: true, color: COLORS[1] }], byWorker);
     table(["worker", "state", "host", "requests", "ok", "bad", "errors", "intervals", "p99", "exit", "reason"], workers.map(function (w) {
       return [String(w.index), w.state, w.host, num(w.requests, 0), num(w.ok, 0), num(w.bad, 0), num(w.errors, 0),
         num(w.intervals, 0), us(w.p99_us), String(w.exit_code), w.reason || ""];
@@ -186,13 +211,21 @@
   // Everything the run was given.
   section("Configuration");
   // The run's stamp is in the header; its JVM flags are the part worth a row.
-  var cfg = Object.keys(config).filter(function (k) { return k !== "run"; }).map(function (k) {
+  var cfg = Object.keys(config).filter(function (k) { return k !== "run" && k !== "shards"; }).map(function (k) {
     var v = config[k];
+    // A command line reads as one; other objects as JSON.
+    if (k === "scenario" && Array.isArray(v)) return [k, v.join(" ")];
     return [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)];
   });
   if (run && run.jvm) cfg.push(["jvm flags", (run.jvm.flags || []).join(" ") || "(none)"]);
   if (cfg.length) table(["setting", "value"], cfg, 2);
   else root.appendChild(el("div", { "class": "note" }, "no config.json in this report directory"));
+  if (Array.isArray(config.shards) && config.shards.length) {
+    var shardPlan = RicochetShards.plan(config.shards, num);
+    section("Shard plan", "what each worker was told to run, an option a column; a rate of 0 is said as what it "
+      + "means for that option");
+    table(shardPlan.headers, shardPlan.rows, 1, "shard-plan");
+  }
 
   C.done();
 })();
