@@ -13,6 +13,7 @@ import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.rpc.MethodDescriptor;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcConnection;
@@ -24,6 +25,7 @@ import io.ricochet.rpc.RpcStatus;
 import io.ricochet.transport.RicochetServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
@@ -36,6 +38,11 @@ import java.util.function.BiFunction;
 final class CoordinationService implements AutoCloseable {
     /** Longest host name a worker may give (a DNS name's). */
     static final int MAX_HOST_CHARS = 253;
+    /** Most cores a worker may say it has. */
+    static final int MAX_CORES = 1 << 16;
+    /** Most JVM flags a worker may give, and most characters of its JVM's vendor, version and flags together. */
+    static final int MAX_JVM_FLAGS = 256;
+    static final int MAX_JVM_CHARS = 16 * 1024;
 
     private final ControllerSettings settings;
     private final WorkerRoster roster;
@@ -115,6 +122,7 @@ final class CoordinationService implements AutoCloseable {
                 throw invalid("worker " + w.index + ": host: " + hello.getHost().length() + " characters (expected: <= "
                         + MAX_HOST_CHARS + ")");
             }
+            w.machine = machine(w.index, hello);
             w.state = WorkerState.CONNECTED;
             w.host = hello.getHost() + "/" + hello.getPid();
             w.connection = from;
@@ -122,6 +130,37 @@ final class CoordinationService implements AutoCloseable {
                     .addAllArgs(settings.shards().get(w.index)).setStartTimeoutMillis(settings.startTimeout().toMillis())
                     .build();
         }
+    }
+
+    /**
+     * Where worker {@code index} runs, from its hello, each field checked: a worker from before these fields says none
+     * of them, and its host is its name alone (cores 0, memory -1) and its JVM null.
+     */
+    private static RunMetadata.Worker machine(int index, Hello hello) {
+        if (hello.getCores() < 0 || hello.getCores() > MAX_CORES) {
+            throw invalid("worker " + index + ": cores: " + hello.getCores() + " (expected: 0 to " + MAX_CORES + ")");
+        }
+        if (hello.getMemoryBytes() < 0) {
+            throw invalid("worker " + index + ": memory_bytes: " + hello.getMemoryBytes() + " (expected: >= 0)");
+        }
+        if (hello.getJvmFlagsCount() > MAX_JVM_FLAGS) {
+            throw invalid("worker " + index + ": jvm_flags: " + hello.getJvmFlagsCount() + " (expected: <= "
+                    + MAX_JVM_FLAGS + ")");
+        }
+        int chars = hello.getJvmVendor().length() + hello.getJvmVersion().length();
+        for (String flag : hello.getJvmFlagsList()) {
+            chars += flag.length();
+        }
+        if (chars > MAX_JVM_CHARS) {
+            throw invalid("worker " + index + ": jvm: " + chars + " characters (expected: <= " + MAX_JVM_CHARS + ")");
+        }
+        RunMetadata.Host host = new RunMetadata.Host(hello.getHost(), hello.getCores(),
+                hello.getMemoryBytes() == 0 ? -1 : hello.getMemoryBytes());
+        boolean saidJvm = !hello.getJvmVendor().isEmpty() || !hello.getJvmVersion().isEmpty()
+                || hello.getJvmFlagsCount() > 0;
+        RunMetadata.Jvm jvm = saidJvm ? new RunMetadata.Jvm(hello.getJvmVendor(), hello.getJvmVersion(),
+                List.copyOf(hello.getJvmFlagsList())) : null;
+        return new RunMetadata.Worker(index, host, jvm);
     }
 
     private Empty ready(Ready ready, RpcConnection from) {

@@ -9,6 +9,7 @@ import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.ProgressLine;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.Summaries;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.WorkerRow;
@@ -183,7 +184,11 @@ final class RunMerger {
             DistributedSummary summary = new DistributedSummary(merged, roster.size(), executorName, rows,
                     List.copyOf(allProblems), refused.total());
             if (report != null) {
-                report.summary(merged);
+                List<RunMetadata.Worker> machines = new ArrayList<>();
+                for (WorkerStatus w : roster.all()) {
+                    machines.add(w.machine != null ? w.machine : new RunMetadata.Worker(w.index, null, null));
+                }
+                report.summary(merged, machines);
                 report.csv("workers.csv", WorkerRow.COLUMNS, rows);
             }
             return summary;

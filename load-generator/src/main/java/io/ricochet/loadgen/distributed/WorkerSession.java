@@ -9,6 +9,7 @@ import io.ricochet.loadgen.distributed.proto.IntervalReport;
 import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.rpc.RpcClient;
@@ -19,9 +20,10 @@ import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcStatus;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -81,7 +83,12 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
             started.countDown();
             return ByteString.EMPTY;
         }));
-        Hello hello = Hello.newBuilder().setIndex(index).setHost(hostName()).setPid(ProcessHandle.current().pid()).build();
+        RunMetadata.Host host = RunMetadata.thisHost();
+        RunMetadata.Jvm jvm = RunMetadata.thisJvm();
+        Hello hello = Hello.newBuilder().setIndex(index).setHost(clip(host.name(), CoordinationService.MAX_HOST_CHARS))
+                .setPid(ProcessHandle.current().pid()).setCores(host.cores()).setMemoryBytes(Math.max(0, host.memoryBytes()))
+                .setJvmVendor(clip(String.valueOf(jvm.vendor()), 256)).setJvmVersion(clip(jvm.version(), 256))
+                .addAllJvmFlags(flagsWithinBounds(jvm)).build();
         // An assignment that is not readable fails the call with INTERNAL, as any other refusal does.
         assignment = await(client.call(Coordination.HELLO_METHOD, hello, CALL_TIMEOUT));
         return assignment;
@@ -165,12 +172,23 @@ public final class WorkerSession implements RunHooks, AutoCloseable {
         }
     }
 
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "unknown";
+    /** At most {@code max} characters of {@code s}. */
+    private static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    /** The JVM's flags, as many as the controller takes: the first ones, within its count and its characters. */
+    static List<String> flagsWithinBounds(RunMetadata.Jvm jvm) {
+        int chars = 512;  // the vendor and version, clipped to 256 each
+        List<String> kept = new ArrayList<>();
+        for (String flag : jvm.flags()) {
+            if (kept.size() == CoordinationService.MAX_JVM_FLAGS || chars + flag.length() > CoordinationService.MAX_JVM_CHARS) {
+                break;
+            }
+            chars += flag.length();
+            kept.add(flag);
         }
+        return kept;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import io.ricochet.loadgen.distributed.proto.WorkerSummary;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcConnection;
 import org.HdrHistogram.Histogram;
@@ -10,6 +11,8 @@ final class WorkerStatus {
     final int index;
     WorkerState state = WorkerState.PENDING;
     String host = "";
+    /** Where it runs, as it said in its hello: for the merged run's {@code run.workers}; null before its hello. */
+    RunMetadata.Worker machine;
     String reason = "";
     RpcConnection connection;
     long lastReportNanos;

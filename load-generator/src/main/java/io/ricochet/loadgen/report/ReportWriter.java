@@ -121,6 +121,11 @@ public final class ReportWriter implements AutoCloseable {
         writeSummary(dir, summary, run);
     }
 
+    /** As {@link #summary(Object)}, for a controller's run: {@code run} names each worker's host too. */
+    public void summary(Object summary, List<RunMetadata.Worker> workers) {
+        writeSummary(dir, summary, run.withWorkers(workers));
+    }
+
     /**
      * Writes {@code summary.json} of a command that runs several loads (ramp, sweep, a UDP rate search) into
      * {@code dir}, stamped with {@code run} as {@link #summary} stamps one run's.

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +20,10 @@ import java.util.Properties;
  *
  * @param startedUtc the run's start, ISO-8601 in UTC
  * @param io         the client's I/O transport, or null where the run has none of its own
+ * @param workers    a controller's run: where each worker ran, as it said on joining; null (left out) otherwise
  */
-public record RunMetadata(String startedUtc, Ricochet ricochet, Jvm jvm, Host host, String kernel, String io) {
+public record RunMetadata(String startedUtc, Ricochet ricochet, Jvm jvm, Host host, String kernel, String io,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Worker> workers) {
     /** The build's properties, written by the git-commit-id plugin. */
     static final String BUILD_PROPERTIES = "/io/ricochet/loadgen/ricochet-git.properties";
 
@@ -36,14 +39,35 @@ public record RunMetadata(String startedUtc, Ricochet ricochet, Jvm jvm, Host ho
     public record Host(String name, int cores, long memoryBytes) {
     }
 
+    /**
+     * One worker of a controller's run, as it said on joining: its host (cores 0 and memory -1 where a worker from
+     * before these fields did not say) and its JVM (null where it did not say); both null (left out) for a worker that
+     * never joined.
+     */
+    public record Worker(int worker, @JsonInclude(JsonInclude.Include.NON_NULL) Host host,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Jvm jvm) {
+    }
+
+    /** The same run with its workers. */
+    public RunMetadata withWorkers(List<Worker> workers) {
+        return new RunMetadata(startedUtc, ricochet, jvm, host, kernel, io, List.copyOf(workers));
+    }
+
+    /** The JVM this process runs in. */
+    public static Jvm thisJvm() {
+        return new Jvm(System.getProperty("java.vm.vendor"), Runtime.version().toString(),
+                List.copyOf(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    }
+
+    /** The host this process runs on. */
+    public static Host thisHost() {
+        return new Host(hostName(), Runtime.getRuntime().availableProcessors(), memoryBytes());
+    }
+
     /** This process's, for a run that started at {@code startMillis} with client I/O {@code io}. */
     public static RunMetadata current(long startMillis, String io) {
-        Runtime.Version version = Runtime.version();
-        return new RunMetadata(Instant.ofEpochMilli(startMillis).toString(), thisBuild(),
-                new Jvm(System.getProperty("java.vm.vendor"), version.toString(),
-                        List.copyOf(ManagementFactory.getRuntimeMXBean().getInputArguments())),
-                new Host(hostName(), Runtime.getRuntime().availableProcessors(), memoryBytes()),
-                System.getProperty("os.name") + " " + System.getProperty("os.version"), io);
+        return new RunMetadata(Instant.ofEpochMilli(startMillis).toString(), thisBuild(), thisJvm(), thisHost(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version"), io, null);
     }
 
     private static Ricochet thisBuild() {

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,9 +49,19 @@ final class ControllerRun implements AutoCloseable {
      * (before its first report, {@code stall} + {@code warmup}) fails.
      */
     ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup) {
+        this(workers, interval, scrape, stall, warmup, null);
+    }
+
+    /** Writing its report into {@code reportDir}. */
+    ControllerRun(int workers, Path reportDir) {
+        this(workers, Duration.ofSeconds(1), List.of(), Duration.ofSeconds(60), Duration.ZERO, reportDir);
+    }
+
+    private ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup,
+            Path reportDir) {
         List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
-                interval, Duration.ofSeconds(20), stall, warmup, scrape, null,
+                interval, Duration.ofSeconds(20), stall, warmup, scrape, reportDir,
                 new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }));
         summary = CompletableFuture.supplyAsync(() -> {
             try {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.loadgen.cli.CliRunner;
 import io.ricochet.loadgen.distributed.proto.IntervalReport;
+import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;
@@ -104,6 +105,17 @@ class LocalControllerIT {
         for (int i = 0; i < 2; i++) {
             JsonNode own = JSON.readTree(report.resolve("workers/" + i + "/summary.json").toFile());
             assertEquals(3, own.get("handshake_time_us").get("count").asLong(), own.toString());
+        }
+        // The controller's summary.json says where each worker ran: here, each a JVM on this host.
+        JsonNode workers = JSON.readTree(report.resolve("summary.json").toFile()).get("run").get("workers");
+        assertEquals(2, workers.size(), workers.toString());
+        for (int i = 0; i < 2; i++) {
+            JsonNode w = workers.get(i);
+            assertEquals(i, w.get("worker").asInt(), w.toString());
+            assertEquals(RunMetadata.thisHost().name(), w.get("host").get("name").asText(), w.toString());
+            assertEquals(Runtime.getRuntime().availableProcessors(), w.get("host").get("cores").asInt(), w.toString());
+            assertEquals(RunMetadata.thisHost().memoryBytes(), w.get("host").get("memory_bytes").asLong(), w.toString());
+            assertEquals(Runtime.version().toString(), w.get("jvm").get("version").asText(), w.toString());
         }
     }
 
