@@ -15,12 +15,8 @@ import java.util.List;
  * spans length field and body, with its reader index past the field: the handler sees only the body,
  * and the field's bytes stay as headroom for the reply.
  *
- * <p>While a frame is being handed downstream, the decoder vouches for that very buffer, still at the address it was
- * emitted at, so a {@link FrameEncoder} given this decoder may write the reply's length over the received one. The
- * read buffer is retained (once per read, not per frame) for as long as its frames are vouched for, so its memory
- * cannot be reused meanwhile: a buffer found at that address is a view of this read buffer, whatever the handler did
- * with the frame it was given (released it, and got the recycled object back as a slice of something else). Once the
- * handling returns, the frame is an ordinary buffer again.
+ * <p>How frames are handed downstream, one body each or a read's as one {@link FrameRun}, and which of them a reply may
+ * be framed over, is its {@link ReplyFraming}'s, shared with the connection's encoder.
  *
  * <p>A length of 0 or above the max frame fails at once, without waiting for a body: the bad bytes and
  * everything after them are discarded, the frames decoded before it still go downstream, and a
@@ -31,22 +27,19 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final int width;
     private final int maxFrame;
     private final ConnectionStats stats;
+    private final ReplyFraming framing;
     private boolean failed;
-    /** Whether an encoder frames replies in place through this decoder: only then is vouching worth its cost. */
-    private boolean vouching;
-    /** Whether each read's complete frames go downstream as one {@link FrameRun}, not one body each. */
-    private boolean runs;
-    /** The read buffer whose frames are being handed downstream, retained until the handing is over. */
-    private ByteBuf pinned;
-    /** The frame being handed downstream now, and where its index 0 is: an address, or an array and offset. */
-    private ByteBuf inHand;
-    private long inHandAddress;
-    private byte[] inHandArray;
-    private int inHandArrayOffset;
 
+    /** A decoder of one body per frame, none vouched for: a peer's that frames in place only its own bodies. */
     public FrameDecoder(LengthField lengthField, int maxFrame, ConnectionStats stats) {
-        this.width = lengthField.width();
-        this.maxFrame = maxFrame;
+        this(ReplyFraming.headroomOnly(lengthField, maxFrame), stats);
+    }
+
+    /** A decoder that cuts frames as {@code framing} says, the connection's encoder given the same one. */
+    public FrameDecoder(ReplyFraming framing, ConnectionStats stats) {
+        this.framing = framing;
+        this.width = framing.lengthField().width();
+        this.maxFrame = framing.maxFrame();
         this.stats = stats;
         setCumulator(SharedSafeCumulator.INSTANCE);
     }
@@ -91,12 +84,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         // The frame emitted by the previous call has been handed downstream and handled.
-        inHand = null;
+        framing.handled();
         if (failed) {
             in.skipBytes(in.readableBytes());
             return;
         }
-        if (runs) {
+        if (framing.emitsRuns()) {
             decodeRun(in, out);
             return;
         }
@@ -119,9 +112,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         frame.readerIndex(width);
         in.skipBytes(frameLength);
         stats.frameRead();
-        if (vouching) {
-            handingDown(in, frame);
-        }
+        framing.handingDown(in, frame);
         out.add(frame);
     }
 
@@ -160,78 +151,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
     }
 
-    /**
-     * From now on each read's complete frames go downstream as one {@link FrameRun}: for a pipeline whose session
-     * answers frames in place, and whose every handler between decoder and session passes messages on untouched.
-     * Call before the first read.
-     */
-    public void emitRuns() {
-        runs = true;
-    }
-
-    /**
-     * Called by a {@link FrameEncoder} built with this decoder: from now on the frames handed downstream
-     * are vouched for. A decoder whose frames are never answered in place (a client's) skips that work.
-     */
-    void vouchForFrames() {
-        vouching = true;
-    }
-
-    private void handingDown(ByteBuf in, ByteBuf frame) {
-        if (pinned != in) {
-            if (pinned != null) {
-                pinned.release();
-            }
-            pinned = in.retain();
-        }
-        inHand = frame;
-        if (frame.hasMemoryAddress()) {
-            inHandAddress = frame.memoryAddress();
-            inHandArray = null;
-        } else if (frame.hasArray()) {
-            inHandAddress = 0;
-            inHandArray = frame.array();
-            inHandArrayOffset = frame.arrayOffset();
-        } else {
-            // No way to tell where it sits later (a composite read buffer): it is vouched for by nobody.
-            inHand = null;
-        }
-    }
-
     /** Every frame handed out has been handled: none is vouched for any longer, and the read buffer is let go. */
     private void handedDown() {
-        inHand = null;
-        inHandArray = null;
-        if (pinned != null) {
-            ByteBuf buf = pinned;
-            pinned = null;
-            buf.release();
-        }
-    }
-
-    /**
-     * True if {@code body} is the frame this decoder is handing downstream right now: that very buffer, still a view
-     * of the read buffer at the place it was cut from. Its {@code width} bytes at index 0 are then the received
-     * length field, the framework's to overwrite. Called on the event loop, by {@link FrameEncoder}.
-     */
-    boolean isFrameInHand(ByteBuf body) {
-        if (inHand == null || body != inHand) {
-            return false;
-        }
-        if (inHandArray != null) {
-            return body.hasArray() && body.array() == inHandArray && body.arrayOffset() == inHandArrayOffset;
-        }
-        return body.hasMemoryAddress() && body.memoryAddress() == inHandAddress;
-    }
-
-    /** Writes the reply's length over the received one if {@code body} {@linkplain #isFrameInHand is in hand}. */
-    boolean prependInHeadroom(ByteBuf body) {
-        if (isFrameInHand(body) && FrameHeader.writeInHeadroom(body, width)) {
-            // Framed once: the frame now belongs to the outbound buffer.
-            inHand = null;
-            return true;
-        }
-        return false;
+        framing.handedDown();
     }
 
     /**

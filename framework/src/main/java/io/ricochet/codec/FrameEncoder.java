@@ -9,41 +9,28 @@ import io.ricochet.config.LengthField;
 import io.ricochet.metrics.ConnectionStats;
 
 /**
- * Writes each outbound body (1..maxFrame bytes) as one frame. The length is written in place, and the body goes
- * out as one buffer copying nothing, only when the bytes before its reader index are provably the framework's:
- * <ul>
- * <li>the frame the pipeline's {@link FrameDecoder} is handing downstream right now, answered while it is being
- * handled (the echo path: reversed in place, written back as received), or</li>
- * <li>a buffer from {@link FrameHeader#allocateBody}, as it was returned.</li>
- * </ul>
- * Any other body, whatever its reader index, is written untouched after a small pooled header buffer: a caller's
- * own buffer, a duplicate, slice, composite or read-only view, or a received body answered after its handling
- * returned (from a timer or another thread). A {@link FrameRun} is written as it is. Counts what it writes and
- * publishes the counts on flush, once per batch.
+ * Writes each outbound body (1..maxFrame bytes) as one frame. The body goes out as one buffer copying nothing, its
+ * length written in place, when the connection's {@link ReplyFraming} vouches for the bytes before its reader index;
+ * any other body, whatever its reader index, is written untouched after a small pooled header buffer. A
+ * {@link FrameRun} is written as it is. Counts what it writes and publishes the counts on flush, once per batch.
  */
 public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     private final int width;
     private final int maxFrame;
     private final ConnectionStats stats;
-    private final FrameDecoder decoder;
+    private final ReplyFraming framing;
 
     /** An encoder that frames in place only bodies from {@link FrameHeader#allocateBody}. */
     public FrameEncoder(LengthField lengthField, int maxFrame, ConnectionStats stats) {
-        this(lengthField, maxFrame, stats, null);
+        this(ReplyFraming.headroomOnly(lengthField, maxFrame), stats);
     }
 
-    /**
-     * @param decoder the same pipeline's decoder, whose frames answered while it hands them downstream are framed
-     *                in place; null for none
-     */
-    public FrameEncoder(LengthField lengthField, int maxFrame, ConnectionStats stats, FrameDecoder decoder) {
-        this.width = lengthField.width();
-        this.maxFrame = maxFrame;
+    /** An encoder that frames in place what {@code framing}, the connection's decoder's too, vouches for. */
+    public FrameEncoder(ReplyFraming framing, ConnectionStats stats) {
+        this.framing = framing;
+        this.width = framing.lengthField().width();
+        this.maxFrame = framing.maxFrame();
         this.stats = stats;
-        this.decoder = decoder;
-        if (decoder != null) {
-            decoder.vouchForFrames();
-        }
     }
 
     @Override
@@ -71,7 +58,7 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
             return;
         }
         stats.frameWritten(width + length);
-        if (FrameHeader.prependInHeadroom(body, width) || decoder != null && decoder.prependInHeadroom(body)) {
+        if (framing.frameInPlace(body)) {
             ctx.write(body, promise);
             return;
         }

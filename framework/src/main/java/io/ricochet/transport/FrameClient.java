@@ -14,6 +14,7 @@ import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.ricochet.codec.FrameDecoder;
+import io.ricochet.codec.ReplyFraming;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
@@ -234,11 +235,9 @@ public final class FrameClient implements AutoCloseable {
                 } else if (noise != null) {
                     ch.pipeline().addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
                 }
-                FrameDecoder decoder = new FrameDecoder(lengthField, maxFrame, stats);
-                if (delivery == Delivery.RUNS) {
-                    decoder.emitRuns();
-                }
-                ch.pipeline().addLast(PipelineCustomizer.DECODER, decoder);
+                ReplyFraming framing = delivery == Delivery.RUNS ? ReplyFraming.runs(lengthField, maxFrame)
+                        : ReplyFraming.headroomOnly(lengthField, maxFrame);
+                ch.pipeline().addLast(PipelineCustomizer.DECODER, new FrameDecoder(framing, stats));
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
                 customizer.customize(ch);
             }

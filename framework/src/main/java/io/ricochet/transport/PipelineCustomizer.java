@@ -10,11 +10,21 @@ import io.netty.channel.Channel;
  * relative to {@link #DECODER}, {@link #ENCODER} or {@link #SESSION}.
  * For TLS use the builders' {@code tls(...)}, which also bounds handshakes in time and counts those that
  * fail. Runs on the connection's event loop when it is accepted (server) or connected (client).
+ *
+ * <p>A server whose handler is an {@link InPlaceFrameHandler} answers a whole read in place, handing it to the
+ * session as one {@link io.ricochet.codec.FrameRun}, only when its customizer {@linkplain #keepsFrameRuns declares}
+ * that the handlers it adds pass such messages on untouched; otherwise it frames one body at a time, and says so in
+ * one log line per listener.
+ *
+ * <pre>{@code
+ * PipelineCustomizer counting = PipelineCustomizer.keepingFrameRuns(ch ->
+ *         ch.pipeline().addBefore(PipelineCustomizer.DECODER, "bytes", new ByteCounter()));
+ * }</pre>
  */
 @FunctionalInterface
 public interface PipelineCustomizer {
-    /** Adds nothing. */
-    PipelineCustomizer NONE = channel -> { };
+    /** Adds nothing, and so keeps frame runs. */
+    PipelineCustomizer NONE = keepingFrameRuns(channel -> { });
 
     /** The {@code SslHandler}, first, when the server or client was given {@code tls(...)}. */
     String TLS = "ricochet.tls";
@@ -31,4 +41,28 @@ public interface PipelineCustomizer {
     String SESSION = "ricochet.session";
 
     void customize(Channel channel);
+
+    /**
+     * Whether every handler this adds between {@link #DECODER} and {@link #SESSION} passes each message on untouched
+     * (or it adds none there), so that the session may still be handed a read's frames as one
+     * {@link io.ricochet.codec.FrameRun}. False unless declared: a handler there may expect one body per frame.
+     */
+    default boolean keepsFrameRuns() {
+        return false;
+    }
+
+    /** {@code customizer}, declaring that it {@linkplain #keepsFrameRuns keeps frame runs}. */
+    static PipelineCustomizer keepingFrameRuns(PipelineCustomizer customizer) {
+        return new PipelineCustomizer() {
+            @Override
+            public void customize(Channel channel) {
+                customizer.customize(channel);
+            }
+
+            @Override
+            public boolean keepsFrameRuns() {
+                return true;
+            }
+        };
+    }
 }

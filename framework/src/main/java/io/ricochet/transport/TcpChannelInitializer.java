@@ -1,12 +1,12 @@
 package io.ricochet.transport;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
+import io.ricochet.codec.ReplyFraming;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.BackpressureHandler;
 import io.ricochet.handler.ConnectionRegistry;
@@ -17,18 +17,23 @@ import io.ricochet.metrics.TransportCounters;
 import io.ricochet.noise.NoiseHandler;
 import io.ricochet.noise.NoiseHandshakes;
 import io.ricochet.tls.Tls;
-import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
  * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
- * then whatever the customizer adds. For an {@link InPlaceFrameHandler}, when the customizer left the handlers from
- * decoder to session as they were (handlers added there later, after the channel is set up, must not expect one body
- * per frame), the decoder hands over each read's frames as one {@link io.ricochet.codec.FrameRun}. Public so
- * benchmarks and tests can build the exact server pipeline on an {@code EmbeddedChannel}.
+ * then whatever the customizer adds. Decoder and encoder share the connection's {@link ReplyFraming}, chosen here
+ * once for the listener: for an {@link InPlaceFrameHandler} whose customizer {@linkplain PipelineCustomizer#keepsFrameRuns
+ * keeps frame runs}, a read's frames as one {@link io.ricochet.codec.FrameRun}; else one body per frame, with one log
+ * line saying why when the handler could have answered in place. Public so benchmarks and tests can build the exact
+ * server pipeline on an {@code EmbeddedChannel}.
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
+    private static final Logger log = LoggerFactory.getLogger(TcpChannelInitializer.class);
     private final ServerConfig config;
     private final Supplier<FrameHandler> handlers;
     private final TransportCounters counters;
@@ -36,6 +41,9 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final PipelineCustomizer customizer;
     private final Tls tls;
     private final NoiseHandshakes noise;
+    /** That a handler which could answer in place does not, for its customizer: said once per listener. */
+    private final AtomicBoolean runsOffSaid = new AtomicBoolean();
+    private final Consumer<String> notice;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer) {
@@ -55,6 +63,13 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
      */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise) {
+        this(config, handlers, counters, connections, customizer, tls, noise, log::info);
+    }
+
+    /** As above, saying that frame runs are off to {@code notice} instead of the log. */
+    TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise,
+            Consumer<String> notice) {
         if (tls != null && noise != null) {
             throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
         }
@@ -65,6 +80,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         this.connections = connections;
         this.customizer = customizer;
         this.tls = tls;
+        this.notice = notice;
     }
 
     @Override
@@ -83,9 +99,13 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         } else if (noise != null) {
             p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
         }
-        FrameDecoder decoder = new FrameDecoder(config.lengthField(), config.maxFrame(), stats);
-        FrameEncoder encoder = new FrameEncoder(config.lengthField(), config.maxFrame(), stats, decoder);
         FrameHandler handler = handlers.get();
+        boolean inPlace = handler instanceof InPlaceFrameHandler;
+        ReplyFraming framing = inPlace && customizer.keepsFrameRuns()
+                ? ReplyFraming.runs(config.lengthField(), config.maxFrame())
+                : ReplyFraming.perFrame(config.lengthField(), config.maxFrame());
+        FrameDecoder decoder = new FrameDecoder(framing, stats);
+        FrameEncoder encoder = new FrameEncoder(framing, stats);
         TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
                 config.lingerTimeout().toNanos(), 0);
         IdleFrameTimeoutHandler idle = new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies);
@@ -95,28 +115,11 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
         p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
-        if (handler instanceof InPlaceFrameHandler
-                && frameworkHandlersIntact(p, List.of(decoder, encoder, idle, BackpressureHandler.INSTANCE, session))) {
-            decoder.emitRuns();
+        if (inPlace && !framing.emitsRuns() && runsOffSaid.compareAndSet(false, true)) {
+            notice.accept(handler.getClass().getSimpleName() + " answers in place, but frame by frame here: the "
+                    + "pipeline customizer does not declare that its handlers keep a read's frames whole "
+                    + "(PipelineCustomizer.keepingFrameRuns)");
         }
-    }
-
-    /**
-     * Whether the pipeline from the decoder to the session is exactly {@code ours}, in order: a customizer that added,
-     * removed or replaced a handler there (even under the same name) may expect one body per frame.
-     */
-    private static boolean frameworkHandlersIntact(ChannelPipeline p, List<ChannelHandler> ours) {
-        List<String> names = p.names();
-        int first = names.indexOf(PipelineCustomizer.DECODER);
-        if (first < 0 || names.size() - first < ours.size()) {
-            return false;
-        }
-        for (int i = 0; i < ours.size(); i++) {
-            if (p.get(names.get(first + i)) != ours.get(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The TLS handler and its guard, first in the pipeline. */

@@ -205,13 +205,14 @@ class FrameDecoderTest {
 
     @ParameterizedTest
     @EnumSource(LengthField.class)
-    void vouchesForNothingUnlessAnEncoderAsks(LengthField field) {
-        FrameDecoder decoder = new FrameDecoder(field, MAX, new ConnectionStats(meters));
+    void vouchesForNothingWhenOnlyHeadroomIsFramedInPlace(LengthField field) {
+        ReplyFraming framing = ReplyFraming.headroomOnly(field, MAX);
+        FrameDecoder decoder = new FrameDecoder(framing, new ConnectionStats(meters));
         List<Boolean> vouched = new ArrayList<>();
         EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                vouched.add(decoder.isFrameInHand((ByteBuf) msg));
+                vouched.add(framing.isFrameInHand((ByteBuf) msg));
                 ((ByteBuf) msg).release();
             }
         });
@@ -226,17 +227,17 @@ class FrameDecoderTest {
     @ParameterizedTest
     @EnumSource(LengthField.class)
     void vouchesOnlyForTheFrameBeingHandedDownstreamAndOnlyWhileItIs(LengthField field) {
-        FrameDecoder decoder = new FrameDecoder(field, MAX, new ConnectionStats(meters));
-        decoder.vouchForFrames(); // as an encoder built with it does
+        ReplyFraming framing = ReplyFraming.perFrame(field, MAX);
+        FrameDecoder decoder = new FrameDecoder(framing, new ConnectionStats(meters));
         List<String> seen = new ArrayList<>();
         List<ByteBuf> kept = new ArrayList<>();
         EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 ByteBuf frame = (ByteBuf) msg;
-                seen.add("frame " + decoder.isFrameInHand(frame));
-                seen.add("duplicate " + decoder.isFrameInHand(frame.duplicate()));
-                seen.add("earlier " + (!kept.isEmpty() && decoder.isFrameInHand(kept.get(0))));
+                seen.add("frame " + framing.isFrameInHand(frame));
+                seen.add("duplicate " + framing.isFrameInHand(frame.duplicate()));
+                seen.add("earlier " + (!kept.isEmpty() && framing.isFrameInHand(kept.get(0))));
                 kept.add(frame);
             }
         });
@@ -246,7 +247,7 @@ class FrameDecoderTest {
             ch.writeInbound(read);
             assertEquals(List.of("frame true", "duplicate false", "earlier false",
                     "frame true", "duplicate false", "earlier false"), seen);
-            assertFalse(decoder.isFrameInHand(kept.get(1)), "once the read is over");
+            assertFalse(framing.isFrameInHand(kept.get(1)), "once the read is over");
             assertEquals(2, read.refCnt(), "the read buffer is held by its two frames only");
         } finally {
             kept.forEach(ByteBuf::release);

@@ -117,9 +117,10 @@ class FrameEncoderTest {
     @EnumSource(LengthField.class)
     void framesTheDecodersFrameInPlaceOnlyWhileItIsHandedDownstream(LengthField field) {
         var stats = new ConnectionStats(meters);
-        FrameDecoder decoder = new FrameDecoder(field, MAX, stats);
+        ReplyFraming framing = ReplyFraming.perFrame(field, MAX);
         AnswerFirstNowSecondLater handler = new AnswerFirstNowSecondLater();
-        EmbeddedChannel ch = new EmbeddedChannel(decoder, new FrameEncoder(field, MAX, stats, decoder), handler);
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(framing, stats), new FrameEncoder(framing, stats),
+                handler);
         try {
             byte[] first = Frames.encode(field.width(), new byte[] {1, 1});
             byte[] second = Frames.encode(field.width(), new byte[] {2, 2, 2});

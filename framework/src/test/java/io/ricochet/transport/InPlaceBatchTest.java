@@ -124,6 +124,43 @@ class InPlaceBatchTest {
         ch.finishAndReleaseAll();
     }
 
+    @Test
+    void aCustomizerThatDeclaresItKeepsFrameRunsGetsThemWithItsHandlerInPlace() {
+        List<Object> seen = new ArrayList<>();
+        List<String> said = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10),
+                PipelineCustomizer.keepingFrameRuns(channel ->
+                        channel.pipeline().addBefore(PipelineCustomizer.SESSION, "spy", new Spy(seen))),
+                null, null, said::add));
+        ch.writeInbound(ch.alloc().buffer().writeBytes(frames(3)));
+        assertEquals(List.of("run"), seen, "one run for the read, passed through the customizer's handler");
+        ByteBuf reply = ch.readOutbound();
+        assertEquals(frames(3).length, reply.readableBytes(), "answered as one write");
+        reply.release();
+        assertNull(ch.readOutbound());
+        assertEquals(List.of(), said);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aCustomizerThatDoesNotDeclareItIsSaidOncePerListenerAndFramesOneByOne() {
+        List<String> said = new ArrayList<>();
+        TcpChannelInitializer listener = new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), channel -> { }, null, null,
+                said::add);
+        for (int connection = 0; connection < 2; connection++) {
+            List<Object> seen = new ArrayList<>();
+            EmbeddedChannel ch = new EmbeddedChannel(listener);
+            ch.pipeline().addBefore(PipelineCustomizer.SESSION, "spy", new Spy(seen));
+            ch.writeInbound(ch.alloc().buffer().writeBytes(frames(2)));
+            assertEquals(2, seen.size(), "one body per frame: " + seen);
+            ch.finishAndReleaseAll();
+        }
+        assertEquals(1, said.size(), "one line for the listener, not one per connection: " + said);
+        assertTrue(said.get(0).startsWith("ReverseEcho answers in place, but frame by frame here"), said.get(0));
+    }
+
     @ParameterizedTest
     @MethodSource("transports")
     void countsEveryFrameOfARunBothWays(TransportKind transport) throws Exception {
