@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The framework's packages, as docs/architecture.md draws them: no package cycle, and dependencies only downward:
- * rpc above transport, transport above codec and handler, config beneath them all.
+ * rpc above transport, transport above codec and handler, config beneath them all; within the transport, the server
+ * and the client above the session, the session above the transport's base, and neither server nor client knowing
+ * the other.
  */
 class ArchitectureTest {
     private static JavaClasses classes;
@@ -25,6 +27,32 @@ class ArchitectureTest {
     @Test
     void noPackageCycles() {
         slices().matching("io.ricochet.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void noPackageCyclesAtAnyDepth() {
+        slices().matching("io.ricochet.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void theSessionKnowsNeitherServerNorClient() {
+        noClasses().that().resideInAPackage("io.ricochet.transport.session..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.ricochet.transport.server..", "io.ricochet.transport.client..").check(classes);
+    }
+
+    @Test
+    void theServerAndTheClientKnowNothingOfEachOther() {
+        noClasses().that().resideInAPackage("io.ricochet.transport.server..").should().dependOnClassesThat()
+                .resideInAPackage("io.ricochet.transport.client..").check(classes);
+        noClasses().that().resideInAPackage("io.ricochet.transport.client..").should().dependOnClassesThat()
+                .resideInAPackage("io.ricochet.transport.server..").check(classes);
+    }
+
+    @Test
+    void theTransportsBaseStandsOnNoneOfItsParts() {
+        noClasses().that().resideInAPackage("io.ricochet.transport").should().dependOnClassesThat()
+                .resideInAnyPackage("io.ricochet.transport.session..", "io.ricochet.transport.server..",
+                        "io.ricochet.transport.client..").check(classes);
     }
 
     @Test

@@ -13,6 +13,9 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.echo.rpc.proto.BenchMessage;
+import io.ricochet.noise.ClientNoiseConfig;
+import io.ricochet.noise.NoiseKeyPair;
+import io.ricochet.noise.NoiseMode;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
@@ -21,14 +24,11 @@ import io.ricochet.rpc.RpcStatus;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.Frames;
 import io.ricochet.testing.QuicTestClient;
-import io.ricochet.noise.ClientNoiseConfig;
-import io.ricochet.noise.NoiseKeyPair;
-import io.ricochet.noise.NoiseMode;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.DevCertificates;
 import io.ricochet.tls.Tls;
-import io.ricochet.transport.FrameClient.FrameExchange;
 import io.ricochet.transport.Protocol;
+import io.ricochet.transport.client.FrameClient.FrameExchange;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -42,8 +42,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -221,7 +221,7 @@ class EchoServerCliTest {
                 "--tls-cert", cert.certificate().toString(), "--tls-key", cert.privateKey().toString())) {
             InetSocketAddress tls = server.awaitListening("tls");
             Tls trusting = ClientTlsConfig.builder().trustedCa(caFile).build().build();
-            try (io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().tls(trusting).build()) {
+            try (io.ricochet.transport.client.FrameClient client = io.ricochet.transport.client.FrameClient.builder().tls(trusting).build()) {
                 FrameExchange exchange = client.connect(tls).get(10, TimeUnit.SECONDS);
                 ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
                 try {
@@ -300,7 +300,7 @@ class EchoServerCliTest {
             assertEquals("127.0.0.2", metrics.getAddress().getHostAddress());
             ClientNoiseConfig pinned = ClientNoiseConfig.builder(NoiseKeyPair.parsePublicKey(publicKey)).mode(NoiseMode.STREAM)
                     .keyBits(128).build();
-            try (io.ricochet.transport.FrameClient client = io.ricochet.transport.FrameClient.builder().noise(pinned).build()) {
+            try (io.ricochet.transport.client.FrameClient client = io.ricochet.transport.client.FrameClient.builder().noise(pinned).build()) {
                 FrameExchange exchange = client.connect(noise).get(10, TimeUnit.SECONDS);
                 ByteBuf reply = exchange.request(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
                 try {

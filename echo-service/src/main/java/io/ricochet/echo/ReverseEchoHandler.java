@@ -1,7 +1,7 @@
 package io.ricochet.echo;
 
 import io.netty.buffer.ByteBuf;
-import io.ricochet.transport.InPlaceFrameHandler;
+import io.ricochet.transport.session.InPlaceFrameHandler;
 
 /** The reference protocol: answers every frame with the same frame, body reversed, in place. Stateless. */
 public final class ReverseEchoHandler implements InPlaceFrameHandler {

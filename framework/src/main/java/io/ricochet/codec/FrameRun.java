@@ -5,7 +5,7 @@ import io.netty.buffer.DefaultByteBufHolder;
 
 /**
  * Consecutive complete frames, length fields included, as one read brought them: what a {@link FrameDecoder} in
- * {@linkplain FrameDecoder#emitRuns() run mode} hands downstream, once per read, instead of one body per frame.
+ * {@linkplain ReplyFraming#runs run mode} hands downstream, once per read, instead of one body per frame.
  * The holder owns {@link #content()}, a retained slice of the read buffer; {@link FrameEncoder} writes a run back
  * as it is, so a handler may rewrite the bodies in place (same lengths) and write the run as the replies.
  */

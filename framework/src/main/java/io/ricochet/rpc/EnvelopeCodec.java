@@ -6,7 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.ricochet.rpc.proto.Envelope;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.session.FrameSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 

@@ -2,7 +2,7 @@ package io.ricochet.rpc;
 
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.session.FrameSession;
 import java.util.ArrayList;
 
 /**

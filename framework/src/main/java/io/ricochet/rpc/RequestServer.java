@@ -8,7 +8,7 @@ import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.session.FrameSession;
 import java.util.ArrayList;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;

@@ -3,14 +3,14 @@ package io.ricochet.rpc;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.Listener;
-import io.ricochet.transport.ListenerService;
+import io.ricochet.transport.server.Listener;
+import io.ricochet.transport.server.ListenerService;
+import io.ricochet.transport.session.FrameHandler;
 import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * RPC as a listener of a {@link io.ricochet.transport.RicochetServer}: the methods of an {@link RpcDispatcher}, which
+ * RPC as a listener of a {@link io.ricochet.transport.server.RicochetServer}: the methods of an {@link RpcDispatcher}, which
  * may change while it runs, and, when asked for, the agent's routes, served on any TCP listener it makes, plaintext,
  * TLS or Noise, beside the server's other listeners, with their lifecycle, drain and connection budget. Its transport
  * meters are tagged {@code protocol=rpc}, and its RPC meters ({@code ricochet.rpc.*}) carry the listener's name.

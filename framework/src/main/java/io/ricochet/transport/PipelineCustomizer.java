@@ -1,6 +1,8 @@
 package io.ricochet.transport;
 
 import io.netty.channel.Channel;
+import io.ricochet.transport.client.FrameClient;
+import io.ricochet.transport.session.InPlaceFrameHandler;
 
 /**
  * Adds handlers to each connection's pipeline after Ricochet's own, which are named by the constants

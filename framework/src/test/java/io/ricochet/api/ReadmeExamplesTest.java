@@ -15,9 +15,9 @@ import io.ricochet.rpc.RpcClients;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcMethod;
 import io.ricochet.rpc.RpcService;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.Listener;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.session.FrameHandler;
+import io.ricochet.transport.server.Listener;
+import io.ricochet.transport.server.RicochetServer;
 import java.time.Duration;
 // end
 

@@ -13,7 +13,7 @@ import io.prometheus.metrics.model.registry.Collector;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.FrameClient;
 import io.ricochet.testing.TestServers;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -13,7 +13,7 @@ import io.netty.buffer.Unpooled;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.rpc.proto.StatusCode;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.session.FrameSession;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.TestServers;
 import io.ricochet.transport.EventLoops;
-import io.ricochet.transport.ServerStartException;
+import io.ricochet.transport.server.ServerStartException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;

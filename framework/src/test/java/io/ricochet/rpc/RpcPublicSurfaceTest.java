@@ -3,7 +3,7 @@ package io.ricochet.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.ricochet.transport.FrameHandler;
+import io.ricochet.transport.session.FrameHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;

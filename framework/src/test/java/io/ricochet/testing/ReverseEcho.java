@@ -2,8 +2,8 @@ package io.ricochet.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.InPlaceFrameHandler;
+import io.ricochet.transport.session.FrameHandler;
+import io.ricochet.transport.session.InPlaceFrameHandler;
 
 /**
  * The reversed echo for the framework's own tests: each frame answered with its body reversed, in place.

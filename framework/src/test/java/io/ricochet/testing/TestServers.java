@@ -3,8 +3,8 @@ package io.ricochet.testing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
+import io.ricochet.transport.session.FrameHandler;
 
 /** Echo servers on ephemeral loopback ports for socket tests. */
 public final class TestServers {

@@ -11,7 +11,7 @@ import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestServers;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;

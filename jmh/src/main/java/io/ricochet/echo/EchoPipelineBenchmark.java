@@ -12,7 +12,7 @@ import io.ricochet.jmh.BenchmarkBase;
 import io.ricochet.jmh.Wire;
 import io.ricochet.metrics.TransportMeters;
 import io.ricochet.transport.PipelineCustomizer;
-import io.ricochet.transport.TcpChannelInitializer;
+import io.ricochet.transport.session.TcpChannelInitializer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;

@@ -4,6 +4,7 @@ import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.jmh.BenchmarkBase;
+import io.ricochet.transport.server.RicochetServer;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

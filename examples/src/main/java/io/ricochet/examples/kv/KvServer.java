@@ -5,9 +5,9 @@ import io.ricochet.config.TransportKind;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcService;
-import io.ricochet.transport.Listener;
-import io.ricochet.transport.RicochetServer;
-import io.ricochet.transport.ServerStartException;
+import io.ricochet.transport.server.Listener;
+import io.ricochet.transport.server.RicochetServer;
+import io.ricochet.transport.server.ServerStartException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 

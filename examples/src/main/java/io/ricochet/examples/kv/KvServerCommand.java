@@ -1,17 +1,17 @@
 package io.ricochet.examples.kv;
 
-import io.ricochet.transport.ServerStartException;
+import io.ricochet.transport.server.ServerStartException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@link KvServer}'s command line: the flags, the lines it prints, and its exit statuses. */
 @Command(name = "kv-server", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,

@@ -2,8 +2,8 @@ package io.ricochet.examples.kv;
 
 import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.FrameSession;
+import io.ricochet.transport.session.FrameHandler;
+import io.ricochet.transport.session.FrameSession;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -11,7 +11,7 @@ import io.netty.buffer.Unpooled;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,8 +4,8 @@ import static io.ricochet.examples.kv.Await.await;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.ricochet.transport.FrameClient;
-import io.ricochet.transport.FrameClient.FrameExchange;
+import io.ricochet.transport.client.FrameClient.FrameExchange;
+import io.ricochet.transport.client.FrameClient;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;

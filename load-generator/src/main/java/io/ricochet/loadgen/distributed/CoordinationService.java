@@ -22,7 +22,7 @@ import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcHandler;
 import io.ricochet.rpc.RpcService;
 import io.ricochet.rpc.RpcStatus;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.noise.NoiseHandshakeCompletionEvent;
-import io.ricochet.transport.FrameClient;
+import io.ricochet.transport.client.FrameClient;
 
 /**
  * One held connection's requests: its conversation makes each request's body and checks each reply, and this lane does

@@ -2,8 +2,8 @@ package io.ricochet.loadgen.engine;
 
 import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.loadgen.workload.FrameWorkload;
-import io.ricochet.transport.FrameClient;
 import io.ricochet.transport.IoTransport;
+import io.ricochet.transport.client.FrameClient;
 import java.util.List;
 import java.util.Map;
 

@@ -4,7 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.ricochet.loadgen.stats.RunStats;
-import io.ricochet.transport.FrameClient;
+import io.ricochet.transport.client.FrameClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import javax.net.ssl.SSLException;

@@ -25,7 +25,7 @@ import io.ricochet.rpc.RpcDispatcher;
 import io.ricochet.rpc.RpcServer;
 import io.ricochet.rpc.RpcStatus;
 import io.ricochet.testing.TestServers;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ricochet.echo.ReverseEchoHandler;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
+import io.ricochet.transport.session.FrameHandler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -5,8 +5,8 @@ import io.netty.buffer.ByteBuf;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.BodyReverser;
-import io.ricochet.transport.FrameHandler;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
+import io.ricochet.transport.session.FrameHandler;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -75,12 +75,12 @@ final class FaultyServers {
     static FrameHandler silent() {
         return new FrameHandler() {
             @Override
-            public void onFrame(io.ricochet.transport.FrameSession session, ByteBuf body) {
+            public void onFrame(io.ricochet.transport.session.FrameSession session, ByteBuf body) {
                 body.release();
             }
 
             @Override
-            public boolean owesReplies(io.ricochet.transport.FrameSession session) {
+            public boolean owesReplies(io.ricochet.transport.session.FrameSession session) {
                 return false;
             }
         };

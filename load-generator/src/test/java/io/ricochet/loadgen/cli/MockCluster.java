@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.TransportKind;
 import io.ricochet.testing.TestServers;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;

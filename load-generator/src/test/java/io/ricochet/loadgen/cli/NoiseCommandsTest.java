@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.noise.NoiseKeyPair;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.transport.server.RicochetServer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,13 +7,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
-import io.ricochet.transport.RicochetServer;
+import io.ricochet.loadgen.payload.Expectation;
+import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.transport.server.RicochetServer;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import org.awaitility.Awaitility;
-import io.ricochet.loadgen.payload.Expectation;
-import io.ricochet.loadgen.payload.PayloadWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

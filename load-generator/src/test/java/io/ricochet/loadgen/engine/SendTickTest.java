@@ -7,11 +7,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
-import io.ricochet.transport.RicochetServer;
-import java.time.Duration;
-import org.awaitility.Awaitility;
 import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
+import io.ricochet.transport.server.RicochetServer;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,0 +1,150 @@
+package io.ricochet.transport.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.handler.AcceptErrorHandler;
+import io.ricochet.handler.ConnectionRegistry;
+import io.ricochet.metrics.HandshakeCounters;
+import io.ricochet.metrics.HandshakeMeters;
+import io.ricochet.noise.NoiseHandshakes;
+import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.session.TcpChannelInitializer;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A TCP listener, plaintext, TLS or Noise: its accepted connections each a framed session. */
+final class TcpBinding extends ListenerBinding {
+    private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);
+    /** Reads per read event before yielding: Netty's default for socket channels. */
+    private static final int MAX_MESSAGES_PER_READ = 16;
+    /**
+     * One allocator for every connection: Netty's default gives each channel its own (32 B of heap apiece).
+     * Netty sets a channel's own allocator to the channel's default of 16 reads per event; a shared one
+     * must be told, or it stays at 1.
+     */
+    private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR =
+            (AdaptiveRecvByteBufAllocator) new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(MAX_MESSAGES_PER_READ);
+
+    private final ConnectionRegistry connections;
+    private HandshakeMeters handshakeMeters;
+    /** The Noise listener's handshake threads and bounds; made at prepare, closed at release. */
+    private volatile NoiseHandshakes handshakes;
+    private volatile Channel channel;
+
+    TcpBinding(Listener listener, ServerConfig config, ListenerContext context) {
+        super(listener, config, context);
+        this.connections = new ConnectionRegistry(config.maxConnections(), config.maxConnectionsPerAddress(),
+                context.budget());
+    }
+
+    @Override
+    void prepare() {
+        super.prepare();
+        if (listener.noise() != null) {
+            handshakes = NoiseHandshakes.start(listener.noise(), handshakeCounters(), meterName());
+        }
+    }
+
+    /** The Noise listener's handshake meters, tagged as its transport meters are. */
+    private HandshakeCounters handshakeCounters() {
+        if (context.registry() == null) {
+            return HandshakeCounters.NONE;
+        }
+        handshakeMeters = HandshakeMeters.register(context.registry(), meterName(), listener.protocol(),
+                context.loops().kind().label(), () -> handshakes == null ? 0 : handshakes.inProgress());
+        return handshakeMeters;
+    }
+
+    @Override
+    CompletableFuture<Void> bind() {
+        EventLoops loops = context.loops();
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.transport().serverSocketChannel())
+                .option(ChannelOption.SO_BACKLOG, config.backlog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptErrorHandler(listener.protocol() + " " + config.host() + ":" + config.tcpPort(),
+                        counters))
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
+                .childHandler(new TcpChannelInitializer(config, handlers, counters, connections, customizer(),
+                        listener.tls(), handshakes));
+        context.childOptions().forEach((option, value) -> childOption(bootstrap, option, value));
+        if (config.reusePort()) {
+            bootstrap.option(loops.transport().reusePortOption(), true);
+        }
+        return bound(bootstrap.bind(config.host(), config.tcpPort()), config.tcpPort()).thenAccept(ch -> {
+            channel = ch;
+            log.info("{} bound to {} ({}{})", listener.protocol(), hostPort(address()), loops.kind().label(),
+                    listener.tls() != null ? ", tls " + listener.tls().provider()
+                            : listener.noise() != null ? ", noise " + listener.noise().keyPair().publicKeyBase64() : "");
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void childOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
+        bootstrap.childOption(option, (T) value);
+    }
+
+    @Override
+    InetSocketAddress address() {
+        Channel ch = channel;
+        return ch == null ? null : (InetSocketAddress) ch.localAddress();
+    }
+
+    @Override
+    int active() {
+        return connections.active();
+    }
+
+    /** Bytes queued for writing across this listener's connections. */
+    long pendingOutboundBytes() {
+        return connections.pendingOutboundBytes();
+    }
+
+    @Override
+    CompletableFuture<Void> drain() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        // Closed before the listener: a connection accepted from now on is closed unserved, and none is missed.
+        for (Channel ch : connections.close()) {
+            closing.add(drain(ch));
+        }
+        closing.add(close());
+        return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+    }
+
+    @Override
+    Collection<Channel> openSessions() {
+        return connections.channels();
+    }
+
+    @Override
+    CompletableFuture<Void> close() {
+        Channel ch = channel;
+        return ch == null ? CompletableFuture.completedFuture(null) : closed(ch.close());
+    }
+
+    @Override
+    void release() {
+        super.release();
+        if (handshakeMeters != null) {
+            handshakeMeters.close();
+        }
+        NoiseHandshakes noise = handshakes;
+        if (noise != null) {
+            noise.close();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.ricochet.transport.session;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
+import io.ricochet.codec.FrameDecoder;
+import io.ricochet.codec.FrameEncoder;
+import io.ricochet.codec.ReplyFraming;
+import io.ricochet.config.ServerConfig;
+import io.ricochet.handler.BackpressureHandler;
+import io.ricochet.handler.ConnectionRegistry;
+import io.ricochet.handler.IdleFrameTimeoutHandler;
+import io.ricochet.metrics.CloseReason;
+import io.ricochet.metrics.ConnectionStats;
+import io.ricochet.metrics.TransportCounters;
+import io.ricochet.noise.NoiseHandler;
+import io.ricochet.noise.NoiseHandshakes;
+import io.ricochet.tls.Tls;
+import io.ricochet.transport.PipelineCustomizer;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
+ * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
+ * then whatever the customizer adds. Decoder and encoder share the connection's {@link ReplyFraming}, chosen here
+ * once for the listener: for an {@link InPlaceFrameHandler} whose customizer {@linkplain PipelineCustomizer#keepsFrameRuns
+ * keeps frame runs}, a read's frames as one {@link io.ricochet.codec.FrameRun}; else one body per frame, with one log
+ * line saying why when the handler could have answered in place. Public so benchmarks and tests can build the exact
+ * server pipeline on an {@code EmbeddedChannel}.
+ */
+public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
+    private static final Logger log = LoggerFactory.getLogger(TcpChannelInitializer.class);
+    private final ServerConfig config;
+    private final Supplier<FrameHandler> handlers;
+    private final TransportCounters counters;
+    private final ConnectionRegistry connections;
+    private final PipelineCustomizer customizer;
+    private final Tls tls;
+    private final NoiseHandshakes noise;
+    /** That a handler which could answer in place does not, for its customizer: said once per listener. */
+    private final AtomicBoolean runsOffSaid = new AtomicBoolean();
+    private final Consumer<String> notice;
+
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer) {
+        this(config, handlers, counters, connections, customizer, null);
+    }
+
+    /** @param tls TLS in front of the framing, or null for none */
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls) {
+        this(config, handlers, counters, connections, customizer, tls, null);
+    }
+
+    /**
+     * @param tls   TLS in front of the framing, or null for none
+     * @param noise the Noise channel in front of the framing, its handshakes run by this, or null for none; not with
+     *              {@code tls}
+     */
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise) {
+        this(config, handlers, counters, connections, customizer, tls, noise, log::info);
+    }
+
+    /** As above, saying that frame runs are off to {@code notice} instead of the log. */
+    TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise,
+            Consumer<String> notice) {
+        if (tls != null && noise != null) {
+            throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
+        }
+        this.noise = noise;
+        this.config = config;
+        this.handlers = handlers;
+        this.counters = counters;
+        this.connections = connections;
+        this.customizer = customizer;
+        this.tls = tls;
+        this.notice = notice;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        counters.opened();
+        if (!connections.admit(ch)) {
+            // Over the cap, or accepted just as a stop began (as connections still in the backlog are reset then).
+            counters.closed(connections.isClosed() ? CloseReason.SHUTDOWN : CloseReason.LIMIT);
+            ch.close();
+            return;
+        }
+        ConnectionStats stats = new ConnectionStats(counters);
+        ChannelPipeline p = ch.pipeline();
+        if (tls != null) {
+            Sessions.addTls(p, tls, stats, tls.context().newHandler(ch.alloc()));
+        } else if (noise != null) {
+            p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
+        }
+        FrameHandler handler = handlers.get();
+        boolean inPlace = handler instanceof InPlaceFrameHandler;
+        ReplyFraming framing = inPlace && customizer.keepsFrameRuns()
+                ? ReplyFraming.runs(config.lengthField(), config.maxFrame())
+                : ReplyFraming.perFrame(config.lengthField(), config.maxFrame());
+        FrameDecoder decoder = new FrameDecoder(framing, stats);
+        FrameEncoder encoder = new FrameEncoder(framing, stats);
+        TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
+                config.lingerTimeout().toNanos(), 0);
+        IdleFrameTimeoutHandler idle = new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies);
+        p.addLast(PipelineCustomizer.DECODER, decoder);
+        p.addLast(PipelineCustomizer.ENCODER, encoder);
+        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, idle);
+        p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
+        p.addLast(PipelineCustomizer.SESSION, session);
+        customizer.customize(ch);
+        if (inPlace && !framing.emitsRuns() && runsOffSaid.compareAndSet(false, true)) {
+            notice.accept(handler.getClass().getSimpleName() + " answers in place, but frame by frame here: the "
+                    + "pipeline customizer does not declare that its handlers keep a read's frames whole "
+                    + "(PipelineCustomizer.keepingFrameRuns)");
+        }
+    }
+}
