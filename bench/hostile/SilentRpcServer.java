@@ -1,7 +1,8 @@
 import io.ricochet.config.ServerConfig;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcDispatcher;
-import io.ricochet.rpc.RpcServer;
+import io.ricochet.rpc.RpcService;
+import io.ricochet.transport.server.RicochetServer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,10 +17,11 @@ public final class SilentRpcServer {
     public static void main(String[] args) throws Exception {
         RpcDispatcher methods = new RpcDispatcher();
         methods.register("bench.update", request -> new CompletableFuture<>());
-        RpcServer server = RpcServer.builder()
-                .config(ServerConfig.builder().host("127.0.0.1").tcpPort(0).udpPort(ServerConfig.DISABLED).build())
-                .rpc(RpcConfig.builder().build()).dispatcher(methods).build().startAndAwait();
-        System.out.println("listening rpc 127.0.0.1:" + server.address().getPort());
+        RicochetServer server = RicochetServer.builder()
+                .config(ServerConfig.builder().host("127.0.0.1").build())
+                .listen(RpcService.builder().rpc(RpcConfig.builder().build()).dispatcher(methods).build().listener(0))
+                .build().startAndAwait();
+        System.out.println("listening rpc 127.0.0.1:" + server.tcpAddress().getPort());
         Thread.currentThread().join();
     }
 }

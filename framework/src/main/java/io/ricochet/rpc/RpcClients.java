@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class RpcClients implements AutoCloseable {
-    public static final String METER_TAG = RpcServer.METER_TAG;
+    public static final String METER_TAG = RpcService.METER_TAG;
 
     private final RpcClientConfig config;
     private final FrameClient frames;

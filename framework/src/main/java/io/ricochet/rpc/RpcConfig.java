@@ -22,7 +22,7 @@ import java.time.Duration;
  *                           has stopped reading: the agent closes its connection, which frees what it held
  * @param maxMethodTags      distinct method tag values on the meters; later methods share the tag {@code other}
  * @param defaultTimeout     deadline of a call made without one
- * @param authTimeout        how long a server that requires credentials ({@link RpcServer.Builder#authenticator}) lets a
+ * @param authTimeout        how long a server that requires credentials ({@link RpcService.Builder#authenticator}) lets a
  *                           connection go without authenticating, from its accept, before it closes it: pings alone
  *                           would otherwise hold a stranger's connection, and its slot, for good
  */

@@ -87,7 +87,7 @@ public final class RpcMetrics implements AutoCloseable {
                 if (registry.find(side.gaugeName).tag(MeterNames.TAG_NAME, side.name).meter() != null) {
                     throw new IllegalStateException(side.gaugeName + "{" + MeterNames.TAG_NAME + "=" + side.name
                             + "} is already registered on this registry (expected: a name of its own for each RPC server "
-                            + "and client group on one registry: RpcServer.builder().name(...), "
+                            + "and client group on one registry: RicochetServer.builder().name(...) or Listener.name(...), "
                             + "RpcClientConfig.builder().name(...))");
                 }
             }

@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class RpcService {
-    /** The {@code protocol} tag of its listeners' meters, and the default {@code name} of RpcServer's. */
+    /** The {@code protocol} tag of its listeners' meters. */
     public static final String METER_TAG = "rpc";
 
     private final RpcConfig config;

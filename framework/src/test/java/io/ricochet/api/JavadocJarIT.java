@@ -29,7 +29,7 @@ class JavadocJarIT {
         }
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             List<String> names = zip.stream().map(ZipEntry::getName).toList();
-            for (String page : List.of("io/ricochet/transport/RicochetServer.html", "io/ricochet/rpc/RpcServer.html",
+            for (String page : List.of("io/ricochet/transport/server/RicochetServer.html", "io/ricochet/rpc/RpcService.html",
                     "io/ricochet/tls/Tls.html", "io/ricochet/codec/FrameDecoder.html")) {
                 assertTrue(names.contains(page), page + " missing from " + jar);
             }

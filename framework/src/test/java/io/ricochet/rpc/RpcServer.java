@@ -17,22 +17,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * An RPC server: a {@link RicochetServer} with one {@link RpcService} listener, its TCP port from the config.
- *
- * <pre>{@code
- * RpcDispatcher methods = new RpcDispatcher();
- * methods.register(GREET, RpcMethod.sync(name -> Greeting.newBuilder().setText("hello " + name.getName()).build()));
- * try (RpcServer server = RpcServer.builder().config(ServerConfig.builder().tcpPort(7100).build())
- *         .dispatcher(methods).meterRegistry(registry).build()) {
- *     server.startAndAwait();
- *     server.terminationFuture().join();
- * }
- * }</pre>
- *
- * @deprecated build a {@link RicochetServer} and {@code listen(rpcService.listener(port))}: one server then serves
- *             RPC beside its other ports (see {@link RpcService})
+ * The tests' RPC-only server: a {@link RicochetServer} with one {@link RpcService} listener on the config's TCP port,
+ * set up in one builder as the RPC tests have always made theirs. Applications build a {@link RicochetServer} and
+ * {@code listen(rpcService.listener(port))}.
  */
-@Deprecated(since = "0.2.0", forRemoval = true)
 public final class RpcServer implements AutoCloseable {
     public static final String METER_TAG = RpcService.METER_TAG;
 
