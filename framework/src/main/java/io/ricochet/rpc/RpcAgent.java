@@ -4,14 +4,15 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.util.concurrent.Future;
 import io.ricochet.rpc.proto.Route;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * The relay (nbagent's agent): a client registers a URI, and calls to that URI from any other client
@@ -66,13 +67,10 @@ public final class RpcAgent {
 
     /** Runs on the caller's event loop, as does the cleanup of its routes, so its route set needs no lock. */
     CompletionStage<ByteString> register(RpcRequest request) {
-        String uri;
-        try {
-            uri = uri(request);
-        } catch (RpcException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        RpcConnection caller = request.caller();
+        return withUri(request, this::register);
+    }
+
+    private CompletionStage<ByteString> register(String uri, RpcConnection caller) {
         if (uri.equals(REGISTER) || uri.equals(UNREGISTER) || local.contains(uri)) {
             return failed(RpcStatus.ALREADY_EXISTS, "'" + uri + "' is a method of the server");
         }
@@ -98,13 +96,10 @@ public final class RpcAgent {
     }
 
     CompletionStage<ByteString> unregister(RpcRequest request) {
-        String uri;
-        try {
-            uri = uri(request);
-        } catch (RpcException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        RpcConnection caller = request.caller();
+        return withUri(request, this::unregister);
+    }
+
+    private CompletionStage<ByteString> unregister(String uri, RpcConnection caller) {
         if (!routes.remove(uri, caller)) {
             return failed(RpcStatus.NOT_FOUND, "'" + uri + "' is not registered by this client");
         }
@@ -206,6 +201,18 @@ public final class RpcAgent {
                     "uri: '" + uri + "' (expected: 1.." + RpcConfig.MAX_METHOD_LENGTH + " characters)");
         }
         return uri;
+    }
+
+    /** {@code action} on the request's URI and caller, or the request failed if its payload is no valid URI. */
+    private static CompletionStage<ByteString> withUri(RpcRequest request,
+            BiFunction<String, RpcConnection, CompletionStage<ByteString>> action) {
+        String uri;
+        try {
+            uri = uri(request);
+        } catch (RpcException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return action.apply(uri, request.caller());
     }
 
     private static CompletionStage<ByteString> failed(RpcStatus status, String message) {

@@ -111,6 +111,20 @@ final class ClientCertificateTrust extends X509ExtendedTrustManager {
         return CertificateVerifier.X509_V_ERR_CERT_REJECTED;
     }
 
+    /** A check of the JDK's trust manager. */
+    private interface TrustCheck {
+        void run() throws CertificateException;
+    }
+
+    /** Runs {@code check}, its refusal carrying the OpenSSL error the handshake's alert is made from. */
+    private static void refusing(TrustCheck check) throws CertificateException {
+        try {
+            check.run();
+        } catch (CertificateException e) {
+            throw refused(e);
+        }
+    }
+
     private static CertificateException refused(CertificateException e) {
         return e instanceof OpenSslCertificateException ? e
                 : new OpenSslCertificateException(e.getMessage(), e, verifyError(e));
@@ -118,31 +132,19 @@ final class ClientCertificateTrust extends X509ExtendedTrustManager {
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        try {
-            pkix.checkClientTrusted(chain, authType);
-        } catch (CertificateException e) {
-            throw refused(e);
-        }
+        refusing(() -> pkix.checkClientTrusted(chain, authType));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
             throws CertificateException {
-        try {
-            pkix.checkClientTrusted(chain, authType, socket);
-        } catch (CertificateException e) {
-            throw refused(e);
-        }
+        refusing(() -> pkix.checkClientTrusted(chain, authType, socket));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
             throws CertificateException {
-        try {
-            pkix.checkClientTrusted(chain, authType, engine);
-        } catch (CertificateException e) {
-            throw refused(e);
-        }
+        refusing(() -> pkix.checkClientTrusted(chain, authType, engine));
     }
 
     @Override

@@ -130,13 +130,11 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
     }
 
     /** Fluent builder; trusts the JDK's default CAs unless told otherwise. */
-    public static final class Builder {
+    public static final class Builder extends TlsBuilder<Builder> {
         private Path trustedCa;
         private boolean insecure;
         private Path certificateChain;
         private Path privateKey;
-        private Duration handshakeTimeout = Tls.DEFAULT_HANDSHAKE_TIMEOUT;
-        private TlsProvider provider = TlsProvider.AUTO;
         private int keyBits;
 
         private Builder() {
@@ -157,16 +155,6 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
         public Builder clientCertificate(Path certificateChain, Path privateKey) {
             this.certificateChain = Checks.notNull("certificateChain", certificateChain);
             this.privateKey = Checks.notNull("privateKey", privateKey);
-            return this;
-        }
-
-        public Builder handshakeTimeout(Duration handshakeTimeout) {
-            this.handshakeTimeout = handshakeTimeout;
-            return this;
-        }
-
-        public Builder provider(TlsProvider provider) {
-            this.provider = provider;
             return this;
         }
 

@@ -124,12 +124,10 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
     }
 
     /** Fluent builder; {@link #build()} on the config validates and reads the files. */
-    public static final class Builder {
+    public static final class Builder extends TlsBuilder<Builder> {
         private final Path certificateChain;
         private final Path privateKey;
         private Path clientCa;
-        private Duration handshakeTimeout = Tls.DEFAULT_HANDSHAKE_TIMEOUT;
-        private TlsProvider provider = TlsProvider.AUTO;
 
         private Builder(Path certificateChain, Path privateKey) {
             this.certificateChain = certificateChain;
@@ -139,16 +137,6 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
         /** Requires a client certificate that chains to one of these CA certificates (mutual TLS). */
         public Builder clientCa(Path clientCa) {
             this.clientCa = Checks.notNull("clientCa", clientCa);
-            return this;
-        }
-
-        public Builder handshakeTimeout(Duration handshakeTimeout) {
-            this.handshakeTimeout = handshakeTimeout;
-            return this;
-        }
-
-        public Builder provider(TlsProvider provider) {
-            this.provider = provider;
             return this;
         }
 
