@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import io.ricochet.config.Durations;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.TransportKind;
+import io.ricochet.internal.OptionalLibrary;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
 import java.time.Duration;
@@ -135,6 +136,7 @@ public record RpcClientConfig(RpcConfig rpc, TransportKind transport, int ioThre
 
         /** Connects over the Noise channel (see {@code FrameClient.Builder#noise}). */
         public Builder noise(ClientNoiseConfig noise) {
+            OptionalLibrary.NOISE.require();
             this.noise = notNull("noise", noise);
             return this;
         }

@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.ricochet.config.Checks;
+import io.ricochet.internal.OptionalLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -102,6 +103,7 @@ public record ClientTlsConfig(Path trustedCa, boolean insecure, Path certificate
 
     /** As {@link #buildQuic(String)}, with the session tickets used as {@code resumption} says. */
     public QuicSslContext buildQuic(String alpn, QuicResumption resumption) {
+        OptionalLibrary.QUIC.require();
         Checks.notNull("alpn", alpn);
         Checks.notNull("resumption", resumption);
         QuicSslContextBuilder builder = QuicSslContextBuilder.forClient().applicationProtocols(alpn);

@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.ricochet.config.Checks;
+import io.ricochet.internal.OptionalLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -92,6 +93,7 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
      * request is safe to serve twice (an echo is).
      */
     public QuicSslContext buildQuic(String alpn, boolean acceptEarlyData) {
+        OptionalLibrary.QUIC.require();
         Checks.notNull("alpn", alpn);
         requireReadable("certificateChain", certificateChain);
         requireReadable("privateKey", privateKey);

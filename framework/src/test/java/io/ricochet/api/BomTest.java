@@ -1,7 +1,9 @@
 package io.ricochet.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.internal.OptionalLibrary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,8 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * The BOM users import keeps Netty, and so the optional natives they add, on the framework's version: it
- * has no parent, so its copy of the version is checked against the parent's here.
+ * The BOM users import keeps Netty, and so the optional natives and QUIC codec they add, and noise-java on the
+ * framework's versions: it has no parent, so its copies of the versions are checked against the parent's here.
  */
 class BomTest {
     private static final Path PARENT = Path.of("../pom.xml");
@@ -36,6 +38,14 @@ class BomTest {
             }
         }
         assertEquals(List.of("io.netty:netty-bom:${netty.version}"), imports);
+    }
+
+    @Test
+    void theBomPinsNoiseJavaAtTheFrameworksVersionAndTheMissingLibraryMessageNamesIt() throws Exception {
+        String noiseVersion = property(parse(PARENT), "noise-java.version");
+        assertEquals(noiseVersion, property(parse(BOM), "noise-java.version"), "bom/pom.xml's noise-java.version");
+        assertTrue(OptionalLibrary.NOISE.missingMessage().contains("org.signal.forks:noise-java " + noiseVersion + " "),
+                OptionalLibrary.NOISE.missingMessage());
     }
 
     private static Document parse(Path pom) throws Exception {

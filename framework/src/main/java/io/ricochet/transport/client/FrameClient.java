@@ -19,6 +19,7 @@ import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
+import io.ricochet.internal.OptionalLibrary;
 import io.ricochet.metrics.ConnectionStats;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.metrics.TransportMeters;
@@ -533,6 +534,7 @@ public final class FrameClient implements AutoCloseable {
 
         /** Connects over the Noise channel to a server whose public key {@code noise} pins. Not with {@link #tls}. */
         public Builder noise(ClientNoiseConfig noise) {
+            OptionalLibrary.NOISE.require();
             this.noise = Checks.notNull("noise", noise);
             return this;
         }
@@ -546,6 +548,7 @@ public final class FrameClient implements AutoCloseable {
          * ({@code CONNECTION_CLOSE}) and the sockets.
          */
         public Builder quic(QuicSslContext tls) {
+            OptionalLibrary.QUIC.require();
             this.quic = Checks.notNull("tls", tls);
             return this;
         }

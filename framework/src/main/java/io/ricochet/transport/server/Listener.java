@@ -4,6 +4,7 @@ import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
+import io.ricochet.internal.OptionalLibrary;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.PipelineCustomizer;
@@ -92,6 +93,7 @@ public final class Listener {
      * offer the same ALPN.
      */
     public static Listener quic(int port, QuicSslContext tls) {
+        OptionalLibrary.QUIC.require();
         Listener plain = of(Kind.QUIC, port, Protocol.QUIC.tag());
         return plain.with(plain.tls, plain.noise, Checks.notNull("tls", tls), plain.protocol);
     }
@@ -115,6 +117,7 @@ public final class Listener {
      * (closed, counted in {@code ricochet.noise.handshakes.shed}).
      */
     public Listener noise(ServerNoiseConfig noise) {
+        OptionalLibrary.NOISE.require();
         requireTcp("noise");
         if (tls != null) {
             throw new IllegalArgumentException("noise on a TLS listener (expected: one or the other)");

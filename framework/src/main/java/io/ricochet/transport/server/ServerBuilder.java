@@ -6,6 +6,7 @@ import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.Checks;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionBudget;
+import io.ricochet.internal.OptionalLibrary;
 import io.ricochet.noise.ServerNoiseConfig;
 import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.tls.Tls;
@@ -122,6 +123,7 @@ public final class ServerBuilder {
      */
     @Deprecated(since = "0.2.0", forRemoval = true)
     public ServerBuilder noise(ServerNoiseConfig noise) {
+        OptionalLibrary.NOISE.require();
         this.noise = Checks.notNull("noise", noise);
         return this;
     }
@@ -133,6 +135,7 @@ public final class ServerBuilder {
      */
     @Deprecated(since = "0.2.0", forRemoval = true)
     public ServerBuilder quic(QuicSslContext tls) {
+        OptionalLibrary.QUIC.require();
         this.quicTls = Checks.notNull("tls", tls);
         return this;
     }
