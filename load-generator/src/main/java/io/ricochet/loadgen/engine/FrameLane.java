@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
@@ -34,6 +33,8 @@ abstract class FrameLane extends Lane {
     private final long timeoutNanos;
     private final boolean openLoop;
     private final boolean timeBounds;
+    /** What one request goes in, for the message about a body too large for it. */
+    private final String carrier;
     protected ChannelHandlerContext ctx;
     protected FrameConversation conversation;
     private long nextSeq;
@@ -66,6 +67,7 @@ abstract class FrameLane extends Lane {
         this.timeoutNanos = spec.timeout().toNanos();
         this.openLoop = spec.openLoop();
         this.timeBounds = spec.maxRequests() > 0;
+        this.carrier = coalescesRequests() ? "frame with a " + width + "-byte length field" : "datagram";
     }
 
     /** The channel handler that feeds this lane. */
@@ -90,15 +92,7 @@ abstract class FrameLane extends Lane {
         int start = buf.writerIndex();
         int size;
         try {
-            buf.ensureWritable(width);
-            buf.writerIndex(start + width);
-            conversation.request(request, buf);
-            size = buf.writerIndex() - start - width;
-            if (size < 1 || size > largestBody) {
-                throw new IllegalStateException("a request body of " + size + " bytes (expected: 1.." + largestBody
-                        + ", what one " + (coalescesRequests() ? "frame with a " + width + "-byte length field"
-                        : "datagram") + " carries)");
-            }
+            size = RequestFrames.write(conversation, request, buf, width, largestBody, carrier);
         } catch (RuntimeException e) {
             // Not sent: the request counts as an error, and what it wrote is dropped.
             buf.writerIndex(start);
@@ -111,7 +105,6 @@ abstract class FrameLane extends Lane {
             requestFailed();
             return;
         }
-        FrameHeader.setLength(buf, start, width, size);
         nextSeq++;
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
