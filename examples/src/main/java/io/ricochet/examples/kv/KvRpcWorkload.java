@@ -44,13 +44,8 @@ public final class KvRpcWorkload extends KvModelWorkload implements RpcWorkload 
         return new Conversation(model(connection));
     }
 
-    private static final class Conversation implements RpcConversation {
-        private final KvModel model;
-
-        Conversation(KvModel model) {
-            this.model = model;
-        }
-
+    /** One connection's requests and checks, all from its model. */
+    private record Conversation(KvModel model) implements RpcConversation {
         @Override
         public RpcCall request(Context request) {
             KvRequest made = model.next(request);

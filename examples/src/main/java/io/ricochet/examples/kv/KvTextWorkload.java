@@ -38,13 +38,8 @@ public final class KvTextWorkload extends KvModelWorkload implements FrameWorklo
         return new Conversation(model(connection));
     }
 
-    private static final class Conversation implements FrameConversation {
-        private final KvModel model;
-
-        Conversation(KvModel model) {
-            this.model = model;
-        }
-
+    /** One connection's requests and checks, all from its model. */
+    private record Conversation(KvModel model) implements FrameConversation {
         @Override
         public void request(Context request, ByteBuf body) {
             KvRequest made = model.next(request);

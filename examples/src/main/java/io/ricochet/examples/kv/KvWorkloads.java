@@ -24,49 +24,49 @@ public final class KvWorkloads {
     /** {@code kv-text}: {@link KvTextWorkload}, against {@link KvServer}'s TCP port. */
     public static final class Text extends KvProvider {
         public Text() {
-            super("kv-text", "the kv example's text protocol", KvTextWorkload::new);
+            super(new Kind("kv-text", "the kv example's text protocol", KvTextWorkload::new));
         }
     }
 
     /** {@code kv-rpc}: {@link KvRpcWorkload}, against {@link KvServer}'s RPC port. */
     public static final class Rpc extends KvProvider {
         public Rpc() {
-            super("kv-rpc", "the kv example's kv.put and kv.get", KvRpcWorkload::new);
+            super(new Kind("kv-rpc", "the kv example's kv.put and kv.get", KvRpcWorkload::new));
         }
+    }
+
+    /** Makes a kv workload from its keys per connection and its share of gets. */
+    private interface Maker {
+        Workload make(int keys, double getShare);
+    }
+
+    /** A kv workload's name, the protocol its description names, and how it is made. */
+    private record Kind(String name, String protocol, Maker maker) {
     }
 
     /** A kv workload by its name: both read {@code keys} and {@code get-share} alike, over their own protocol. */
     private abstract static class KvProvider implements WorkloadProvider {
-        /** Makes the workload from its keys per connection and its share of gets. */
-        interface Maker {
-            Workload make(int keys, double getShare);
-        }
+        private final Kind kind;
 
-        private final String name;
-        private final String protocol;
-        private final Maker maker;
-
-        KvProvider(String name, String protocol, Maker maker) {
-            this.name = name;
-            this.protocol = protocol;
-            this.maker = maker;
+        KvProvider(Kind kind) {
+            this.kind = kind;
         }
 
         @Override
         public final String name() {
-            return name;
+            return kind.name();
         }
 
         @Override
         public final String description() {
-            return "puts then gets over " + protocol + ", every value read back checked; "
+            return "puts then gets over " + kind.protocol() + ", every value read back checked; "
                     + "keys=N (per connection, default " + DEFAULT_KEYS + "), get-share=0..1 (default "
                     + DEFAULT_GET_SHARE + ")";
         }
 
         @Override
         public final Workload create(WorkloadParameters parameters) {
-            return maker.make(parameters.intValue("keys", DEFAULT_KEYS),
+            return kind.maker().make(parameters.intValue("keys", DEFAULT_KEYS),
                     parameters.doubleValue("get-share", DEFAULT_GET_SHARE));
         }
     }
