@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
@@ -155,15 +156,20 @@ class ControllerCommand implements Callable<Integer> {
         double[] shares = weights();
         Scenario parsed = parseScenario();
         checkScenario(parsed, shares, onKubernetes);
-        CapacityPlan capacity = Plans.plan(parsed.command(), shares, true, onKubernetes,
-                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
-                bytes("--node-memory", kubernetes.nodeMemory));
+        CapacityPlan capacity = capacity(parsed, shares, onKubernetes);
         Integer planned = planned(capacity, onKubernetes);
         if (planned != null) {
             return planned;
         }
         requireFits(capacity, err);
         return run(parsed, shares, onKubernetes, err);
+    }
+
+    /** What the workers will need, against a worker pod's and a node's memory on Kubernetes. */
+    private CapacityPlan capacity(Scenario s, double[] shares, boolean onKubernetes) {
+        return Plans.plan(s.command(), shares, true, onKubernetes,
+                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
+                bytes("--node-memory", kubernetes.nodeMemory));
     }
 
     /** Says the plan, and refuses a run that does not fit it. */
@@ -440,6 +446,6 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), "invalid option value: " + message);
+        return UsageErrors.invalidValue(spec.commandLine(), message);
     }
 }
