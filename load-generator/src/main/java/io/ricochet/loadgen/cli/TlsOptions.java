@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.netty.handler.codec.quic.QuicSslContext;
+import io.ricochet.commandline.UsageErrors;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.QuicResumption;
 import io.ricochet.tls.Tls;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** The client side of TLS, for every command that opens TCP connections. */
 final class TlsOptions {
@@ -44,25 +44,25 @@ final class TlsOptions {
      */
     void validate(CommandLine cli, Protocol protocol) {
         if (protocol == Protocol.QUIC && enabled) {
-            throw usage(cli, "--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting "
+            throw UsageErrors.invalidValue(cli, "--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting "
                     + "--tls-ca or --insecure)");
         }
         if (!enabled && protocol != Protocol.QUIC) {
             String stray = ca != null ? "--tls-ca" : insecure ? "--insecure" : clientCert != null ? "--client-cert"
                     : clientKey != null ? "--client-key" : !provider.equalsIgnoreCase("auto") ? "--tls-provider" : null;
             if (stray != null) {
-                throw usage(cli, stray + " without --tls");
+                throw UsageErrors.invalidValue(cli, stray + " without --tls");
             }
             return;
         }
         if (protocol == Protocol.UDP) {
-            throw usage(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
+            throw UsageErrors.invalidValue(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
         }
         if (ca != null && insecure) {
-            throw usage(cli, "--tls-ca " + ca + " with --insecure (expected: one or the other)");
+            throw UsageErrors.invalidValue(cli, "--tls-ca " + ca + " with --insecure (expected: one or the other)");
         }
         if ((clientCert == null) != (clientKey == null)) {
-            throw usage(cli, (clientCert == null ? "--client-key " + clientKey + " without --client-cert"
+            throw UsageErrors.invalidValue(cli, (clientCert == null ? "--client-key " + clientKey + " without --client-cert"
                     : "--client-cert " + clientCert + " without --client-key"));
         }
         providerChoice(cli);
@@ -72,7 +72,7 @@ final class TlsOptions {
         try {
             return TlsProvider.parse(provider);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw UsageErrors.invalidValue(cli, e.getMessage());
         }
     }
 
@@ -93,7 +93,7 @@ final class TlsOptions {
         try {
             return config.build();
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw UsageErrors.invalidValue(cli, e.getMessage());
         }
     }
 
@@ -106,7 +106,7 @@ final class TlsOptions {
         try {
             return config.buildQuic(Protocol.QUIC_ALPN, resumption);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw UsageErrors.invalidValue(cli, e.getMessage());
         }
     }
 
@@ -126,11 +126,7 @@ final class TlsOptions {
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw UsageErrors.invalidValue(cli, e.getMessage());
         }
-    }
-
-    private static ParameterException usage(CommandLine cli, String message) {
-        return new ParameterException(cli, "invalid option value: " + message);
     }
 }
