@@ -200,7 +200,8 @@ class ControllerCommand implements Callable<Integer> {
         if (sub == null || !(sub.commandSpec().userObject() instanceof ScenarioCommand command)) {
             throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr, massive, rpc or register)");
         }
-        return new Scenario(sub, command, command.common(), command instanceof RpcCommand || command instanceof RegisterCommand);
+        boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
+        return new Scenario(sub, command, command.common(), rpc);
     }
 
     /** Refuses, before anything starts (an embedded server, workers), a scenario that cannot be split or shipped. */
@@ -234,8 +235,8 @@ class ControllerCommand implements Callable<Integer> {
             Duration stall = stallTimeout != null ? stallTimeout : s.common().interval.multipliedBy(5).plusSeconds(10);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
             ControllerSettings settings = new ControllerSettings(s.name(), target, shards, bindHost, port,
-                    advertised(onKubernetes), s.common().interval, startTimeout, stall, s.command().warmupTime(), scrape,
-                    s.common().report, err, runConfig(s, target), RunSecret.generate(), alone.intervals());
+                    advertised(onKubernetes), s.common().interval, startTimeout, stall, s.command().warmupTime(),
+                    scrape, s.common().report, err, runConfig(s, target), RunSecret.generate(), alone.intervals());
             return runWorkers(settings, s, alone, err);
         }
     }
@@ -275,7 +276,8 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     /** Starts the workers, waits for the merged run, prints and writes it; the exit status. */
-    private int runWorkers(ControllerSettings settings, Scenario s, StandAlone alone, PrintStream err) throws Exception {
+    private int runWorkers(ControllerSettings settings, Scenario s, StandAlone alone, PrintStream err)
+            throws Exception {
         try (Controller controller = new Controller(settings);
                 WorkerExecutor workersExecutor = executor(s.common().report)) {
             alone.onStop(() -> {

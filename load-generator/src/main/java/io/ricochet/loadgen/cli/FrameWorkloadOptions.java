@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.UsageErrors;
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.payload.Payloads;
@@ -57,34 +58,36 @@ final class FrameWorkloadOptions {
     private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
         if (workload.given()) {
             if (payload != null || expect != null) {
-                throw UsageErrors.invalidValue(cli, "--" + (payload != null ? "payload"
+                throw invalidValue(cli, "--" + (payload != null ? "payload"
                         : "expect") + " with --workload (expected: one of them; the workload makes its requests and "
                         + "checks its replies)");
             }
-            return workload.create(cli, FrameWorkload.class, "a framed workload, for this command; an RPC workload runs with rpc");
+            return workload.create(cli, FrameWorkload.class,
+                    "a framed workload, for this command; an RPC workload runs with rpc");
         }
         Expectation expectation;
         try {
             expectation = expect == null ? Expectation.reversed() : Expectation.parse(expect, seed);
         } catch (IllegalArgumentException e) {
-            throw UsageErrors.invalidValue(cli, "--expect: " + e.getMessage());
+            throw invalidValue(cli, "--expect: " + e.getMessage());
         }
         if (payload == null) {
             return PayloadWorkload.generated(seed, minSize, maxSize, expectation);
         }
         if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption("--size")) {
-            throw UsageErrors.invalidValue(cli, "--size with --payload (expected: one of them; the payload's own bytes are its size)");
+            throw invalidValue(cli,
+                    "--size with --payload (expected: one of them; the payload's own bytes are its size)");
         }
         PayloadWorkload workload;
         try {
             Template template = Payloads.parse(payload, seed);
             workload = PayloadWorkload.of(template, expectation);
         } catch (IllegalArgumentException e) {
-            throw UsageErrors.invalidValue(cli, "--payload: " + e.getMessage());
+            throw invalidValue(cli, "--payload: " + e.getMessage());
         }
         if (workload.maxBodyLength() > largestBody) {
-            throw UsageErrors.invalidValue(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most " + largestBody
-                    + ", what one frame of this --length-field, or one datagram, carries)");
+            throw invalidValue(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most "
+                    + largestBody + ", what one frame of this --length-field, or one datagram, carries)");
         }
         return workload;
     }

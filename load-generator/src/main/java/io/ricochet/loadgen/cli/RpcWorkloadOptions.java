@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.UsageErrors;
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.rpc.BenchUpdate;
 import io.ricochet.loadgen.workload.RpcWorkload;
 import java.nio.file.Path;
@@ -62,10 +63,11 @@ final class RpcWorkloadOptions {
 
     private RpcWorkload make(CommandLine cli, int size, long seed) {
         if (workload.given() && proto != null) {
-            throw UsageErrors.invalidValue(cli, "--proto with --workload (expected: one of them)");
+            throw invalidValue(cli, "--proto with --workload (expected: one of them)");
         }
         if (workload.given()) {
-            return workload.create(cli, RpcWorkload.class, "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
+            return workload.create(cli, RpcWorkload.class,
+                    "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
         }
         if (proto != null) {
             return NoCodeRpc.workload(cli, this, seed);
@@ -73,7 +75,7 @@ final class RpcWorkloadOptions {
         for (String flag : new String[] {"--method", "--request-type", "--response-type", "--data", "--expect",
             "--expect-status"}) {
             if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption(flag)) {
-                throw UsageErrors.invalidValue(cli, flag + " without --proto (expected: --proto FILE naming its types)");
+                throw invalidValue(cli, flag + " without --proto (expected: --proto FILE naming its types)");
             }
         }
         return new BenchUpdate(size, seed);

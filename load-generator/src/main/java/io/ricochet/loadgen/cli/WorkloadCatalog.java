@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.UsageErrors;
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.workload.Workload;
 import io.ricochet.loadgen.workload.WorkloadParameters;
 import io.ricochet.loadgen.workload.WorkloadProvider;
@@ -62,14 +63,14 @@ final class WorkloadCatalog {
                 origins.putIfAbsent(provider.name(), "class path");
             }
         } catch (ServiceConfigurationError | LinkageError e) {
-            throw UsageErrors.invalidValue(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
+            throw invalidValue(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
         }
         for (Path jar : all) {
             URLClassLoader loader;
             try {
                 loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, WorkloadCatalog.class.getClassLoader());
             } catch (MalformedURLException e) {
-                throw UsageErrors.invalidValue(cli, "--workload-jar " + jar + ": " + e.getMessage());
+                throw invalidValue(cli, "--workload-jar " + jar + ": " + e.getMessage());
             }
             // Only the providers this jar lists itself: the parent's, and other jars', are found through their own.
             Iterator<ServiceLoader.Provider<WorkloadProvider>> found = ServiceLoader.load(WorkloadProvider.class, loader)
@@ -83,14 +84,14 @@ final class WorkloadCatalog {
                     WorkloadProvider provider = p.get();
                     String name = provider.name();
                     if (providers.containsKey(name)) {
-                        throw UsageErrors.invalidValue(cli, "--workload-jar " + jar + ": a second workload named " + name + " (the first is in "
-                                + origins.get(name) + ")");
+                        throw invalidValue(cli, "--workload-jar " + jar + ": a second workload named " + name
+                                + " (the first is in " + origins.get(name) + ")");
                     }
                     providers.put(name, provider);
                     origins.put(name, jar.getFileName().toString());
                 }
             } catch (ServiceConfigurationError | LinkageError e) {
-                throw UsageErrors.invalidValue(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
+                throw invalidValue(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
             }
         }
         return new WorkloadCatalog(providers, origins);
@@ -99,12 +100,12 @@ final class WorkloadCatalog {
     /** A jar the user named: it must exist and be a zip. */
     private static Path checkedJar(CommandLine cli, Path jar) {
         if (!Files.isRegularFile(jar)) {
-            throw UsageErrors.invalidValue(cli, "--workload-jar " + jar + ": no such file");
+            throw invalidValue(cli, "--workload-jar " + jar + ": no such file");
         }
         try (JarFile ignored = new JarFile(jar.toFile())) {
             return jar.toAbsolutePath();
         } catch (IOException | SecurityException e) {
-            throw UsageErrors.invalidValue(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
+            throw invalidValue(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
         }
     }
 
@@ -150,7 +151,7 @@ final class WorkloadCatalog {
             String kindName) {
         WorkloadProvider provider = providers.get(name);
         if (provider == null) {
-            throw UsageErrors.invalidValue(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
+            throw invalidValue(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
                     ? "none found: give its jar with --workload-jar" : "found: " + String.join(", ", providers.keySet()))
                     + ")");
         }
@@ -159,16 +160,17 @@ final class WorkloadCatalog {
         try {
             workload = provider.create(given);
         } catch (IllegalArgumentException e) {
-            throw UsageErrors.invalidValue(cli, "--workload-param " + e.getMessage());
+            throw invalidValue(cli, "--workload-param " + e.getMessage());
         } catch (RuntimeException | LinkageError e) {
-            throw UsageErrors.invalidValue(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
+            throw invalidValue(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
         }
         if (!given.unread().isEmpty()) {
-            throw UsageErrors.invalidValue(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
+            throw invalidValue(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
                     + " does not take it");
         }
         if (!kind.isInstance(workload)) {
-            throw UsageErrors.invalidValue(cli, "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
+            throw invalidValue(cli,
+                    "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
         }
         return kind.cast(workload);
     }

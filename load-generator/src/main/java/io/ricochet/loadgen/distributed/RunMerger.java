@@ -139,9 +139,9 @@ final class RunMerger {
                 if (firstError == null && w.state == WorkerState.FAILED) {
                     firstError = "worker " + w.index + ": " + w.reason;
                 }
-                rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.counts.ok, w.counts.bad, w.counts.errors,
-                        w.intervals, w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99),
-                        w.exitCode, w.reason));
+                rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.counts.ok, w.counts.bad,
+                        w.counts.errors, w.intervals,
+                        w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99), w.exitCode, w.reason));
             }
             if (duration == 0) {
                 duration = Math.max(elapsed, 1e-3);
