@@ -29,7 +29,11 @@ public final class UsageErrors {
     public static ParameterException invalidValue(CommandLine cli, IllegalArgumentException e,
             Function<String, String> flagOfField) {
         String flag = e instanceof InvalidValueException invalid ? flagOfField.apply(invalid.field()) : null;
-        return new ParameterException(cli, "invalid option value: "
-                + (flag != null ? ((InvalidValueException) e).describe(flag) : e.getMessage()));
+        return invalidValue(cli, flag != null ? ((InvalidValueException) e).describe(flag) : e.getMessage());
+    }
+
+    /** {@code invalid option value: } and {@code message}: {@code --tls-ca x with --insecure (expected: ...)}. */
+    public static ParameterException invalidValue(CommandLine cli, String message) {
+        return new ParameterException(cli, "invalid option value: " + message);
     }
 }

@@ -23,50 +23,55 @@ public final class ValueConverters {
     }
 
     /** A duration as {@link Durations} reads it: {@code 500ms}, {@code 2s}, {@code 10m}. */
-    public static final class DurationConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            return parsed(value, Durations::parse);
+    public static final class DurationConverter extends Parsing<Duration> {
+        public DurationConverter() {
+            super(Durations::parse);
         }
     }
 
     /** A number of bytes as {@link ByteSizes} reads it: {@code 1400}, {@code 64k}, {@code 16MB}. */
-    public static final class ByteSizeConverter implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return parsed(value, ByteSizes::parseInt);
+    public static final class ByteSizeConverter extends Parsing<Integer> {
+        public ByteSizeConverter() {
+            super(ByteSizes::parseInt);
         }
     }
 
     /** A count as {@link Counts} reads it: {@code 500}, {@code 100k}, {@code 1.5k}. */
-    public static final class CountConverter implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return parsed(value, Counts::parseInt);
+    public static final class CountConverter extends Parsing<Integer> {
+        public CountConverter() {
+            super(Counts::parseInt);
         }
     }
 
     /** As {@link CountConverter}, for counts that may pass 2^31: requests, cycles. */
-    public static final class LongCountConverter implements ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            return parsed(value, Counts::parseLong);
+    public static final class LongCountConverter extends Parsing<Long> {
+        public LongCountConverter() {
+            super(Counts::parseLong);
         }
     }
 
     /** An I/O transport by its label: {@code auto}, {@code io_uring}, {@code epoll} or {@code nio}. */
-    public static final class TransportKindConverter implements ITypeConverter<TransportKind> {
-        @Override
-        public TransportKind convert(String value) {
-            return parsed(value, TransportKind::fromLabel);
+    public static final class TransportKindConverter extends Parsing<TransportKind> {
+        public TransportKindConverter() {
+            super(TransportKind::fromLabel);
         }
     }
 
-    private static <T> T parsed(String value, Function<String, T> parse) {
-        try {
-            return parse.apply(value);
-        } catch (IllegalArgumentException e) {
-            throw new TypeConversionException(e.getMessage());
+    /** A converter that is one parse function: its {@link IllegalArgumentException} becomes picocli's one line. */
+    private abstract static class Parsing<T> implements ITypeConverter<T> {
+        private final Function<String, T> parse;
+
+        Parsing(Function<String, T> parse) {
+            this.parse = parse;
+        }
+
+        @Override
+        public final T convert(String value) {
+            try {
+                return parse.apply(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 }

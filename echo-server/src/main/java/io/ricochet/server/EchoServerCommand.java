@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
@@ -344,8 +345,8 @@ final class EchoServerCommand implements Callable<Integer> {
 
     private ServerConfig config() {
         if (tcpPort == ServerConfig.DISABLED && udpPort == ServerConfig.DISABLED) {
-            throw new ParameterException(spec.commandLine(),
-                    "invalid option value: --tcp-port and --udp-port both -1 (expected: at least one echo listener)");
+            throw UsageErrors.invalidValue(spec.commandLine(),
+                    "--tcp-port and --udp-port both -1 (expected: at least one echo listener)");
         }
         try {
             ServerConfig.Builder builder = ServerConfig.builder()
@@ -483,7 +484,7 @@ final class EchoServerCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "--noise-key " + noiseKey + ": cannot write it (" + e.getMessage() + ")");
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage()
+            throw UsageErrors.invalidValue(spec.commandLine(), e.getMessage()
                     + (Files.exists(noiseKey) ? "" : " (add --noise-generate-key to make one)"));
         }
     }
@@ -532,7 +533,7 @@ final class EchoServerCommand implements Callable<Integer> {
             }
             return builder.build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+            throw UsageErrors.invalidValue(spec.commandLine(), e.getMessage());
         }
     }
 
@@ -541,7 +542,7 @@ final class EchoServerCommand implements Callable<Integer> {
         try {
             return build.get();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "invalid option value: " + e.getMessage());
+            throw UsageErrors.invalidValue(spec.commandLine(), e.getMessage());
         }
     }
 

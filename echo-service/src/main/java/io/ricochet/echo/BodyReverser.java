@@ -24,20 +24,16 @@ public final class BodyReverser {
             left += 8;
             right -= 8;
         }
-        int hi = right + 7;
-        while (left < hi) {
-            byte a = buf.getByte(left);
-            buf.setByte(left, buf.getByte(hi));
-            buf.setByte(hi, a);
-            left++;
-            hi--;
-        }
+        swapBytes(buf, left, right + 7);
     }
 
     /** The plain byte loop, kept as the baseline the word-wise version is measured against. */
     public static void reverseBytewise(ByteBuf buf) {
-        int left = buf.readerIndex();
-        int right = buf.writerIndex() - 1;
+        swapBytes(buf, buf.readerIndex(), buf.writerIndex() - 1);
+    }
+
+    /** Reverses {@code buf[left, right]} (both included) a byte at a time. */
+    private static void swapBytes(ByteBuf buf, int left, int right) {
         while (left < right) {
             byte a = buf.getByte(left);
             buf.setByte(left, buf.getByte(right));

@@ -12,7 +12,6 @@ import io.ricochet.loadgen.workload.RpcCall;
 import io.ricochet.loadgen.workload.RpcConversation;
 import io.ricochet.loadgen.workload.RpcReply;
 import io.ricochet.loadgen.workload.RpcWorkload;
-import java.util.OptionalLong;
 
 /**
  * Puts and gets over {@link KvMethods}' {@code kv.put} and {@code kv.get}, each answer checked: {@code OK} for a put,
@@ -31,37 +30,22 @@ import java.util.OptionalLong;
  *
  * <p>Size the server's store for it: every connection fills up to {@code keys} keys.
  */
-public final class KvRpcWorkload implements RpcWorkload {
-    private final int keys;
-    private final double getShare;
-
+public final class KvRpcWorkload extends KvModelWorkload implements RpcWorkload {
     /**
      * @param keys     keys per connection, 1..100,000
      * @param getShare the share of calls that are gets, 0..1; the rest are puts
      */
     public KvRpcWorkload(int keys, double getShare) {
-        KvModel.checkParameters(keys, getShare);
-        this.keys = keys;
-        this.getShare = getShare;
+        super(keys, getShare);
     }
 
     @Override
     public RpcConversation open(Context connection) {
-        return new Conversation(new KvModel(connection.connection(), keys, getShare));
+        return new Conversation(model(connection));
     }
 
-    @Override
-    public OptionalLong bytesPerConnection() {
-        return OptionalLong.of(KvModel.bytesPerConnection(keys));
-    }
-
-    private static final class Conversation implements RpcConversation {
-        private final KvModel model;
-
-        Conversation(KvModel model) {
-            this.model = model;
-        }
-
+    /** One connection's requests and checks, all from its model. */
+    private record Conversation(KvModel model) implements RpcConversation {
         @Override
         public RpcCall request(Context request) {
             KvRequest made = model.next(request);

@@ -6,7 +6,6 @@ import io.ricochet.loadgen.workload.Context;
 import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import java.nio.charset.StandardCharsets;
-import java.util.OptionalLong;
 
 /**
  * Puts and gets over {@link KvTextHandler}'s text protocol, each reply checked: {@code ok} for a put, and for a get
@@ -25,37 +24,22 @@ import java.util.OptionalLong;
  * <p>Size the server's store for it: every connection fills up to {@code keys} keys, and a put refused as {@code
  * error full} is a bad reply (the gets of that key after it are too).
  */
-public final class KvTextWorkload implements FrameWorkload {
-    private final int keys;
-    private final double getShare;
-
+public final class KvTextWorkload extends KvModelWorkload implements FrameWorkload {
     /**
      * @param keys     keys per connection, 1..100,000
      * @param getShare the share of requests that are gets, 0..1; the rest are puts
      */
     public KvTextWorkload(int keys, double getShare) {
-        KvModel.checkParameters(keys, getShare);
-        this.keys = keys;
-        this.getShare = getShare;
+        super(keys, getShare);
     }
 
     @Override
     public FrameConversation open(Context connection) {
-        return new Conversation(new KvModel(connection.connection(), keys, getShare));
+        return new Conversation(model(connection));
     }
 
-    @Override
-    public OptionalLong bytesPerConnection() {
-        return OptionalLong.of(KvModel.bytesPerConnection(keys));
-    }
-
-    private static final class Conversation implements FrameConversation {
-        private final KvModel model;
-
-        Conversation(KvModel model) {
-            this.model = model;
-        }
-
+    /** One connection's requests and checks, all from its model. */
+    private record Conversation(KvModel model) implements FrameConversation {
         @Override
         public void request(Context request, ByteBuf body) {
             KvRequest made = model.next(request);

@@ -22,50 +22,52 @@ public final class KvWorkloads {
     }
 
     /** {@code kv-text}: {@link KvTextWorkload}, against {@link KvServer}'s TCP port. */
-    public static final class Text implements WorkloadProvider {
-        @Override
-        public String name() {
-            return "kv-text";
-        }
-
-        @Override
-        public String description() {
-            return "puts then gets over the kv example's text protocol, every value read back checked; "
-                    + "keys=N (per connection, default " + DEFAULT_KEYS + "), get-share=0..1 (default "
-                    + DEFAULT_GET_SHARE + ")";
-        }
-
-        @Override
-        public Workload create(WorkloadParameters parameters) {
-            return new KvTextWorkload(keys(parameters), getShare(parameters));
+    public static final class Text extends KvProvider {
+        public Text() {
+            super(new Kind("kv-text", "the kv example's text protocol", KvTextWorkload::new));
         }
     }
 
     /** {@code kv-rpc}: {@link KvRpcWorkload}, against {@link KvServer}'s RPC port. */
-    public static final class Rpc implements WorkloadProvider {
-        @Override
-        public String name() {
-            return "kv-rpc";
+    public static final class Rpc extends KvProvider {
+        public Rpc() {
+            super(new Kind("kv-rpc", "the kv example's kv.put and kv.get", KvRpcWorkload::new));
+        }
+    }
+
+    /** Makes a kv workload from its keys per connection and its share of gets. */
+    private interface Maker {
+        Workload make(int keys, double getShare);
+    }
+
+    /** A kv workload's name, the protocol its description names, and how it is made. */
+    private record Kind(String name, String protocol, Maker maker) {
+    }
+
+    /** A kv workload by its name: both read {@code keys} and {@code get-share} alike, over their own protocol. */
+    private abstract static class KvProvider implements WorkloadProvider {
+        private final Kind kind;
+
+        KvProvider(Kind kind) {
+            this.kind = kind;
         }
 
         @Override
-        public String description() {
-            return "puts then gets over the kv example's kv.put and kv.get, every value read back checked; "
+        public final String name() {
+            return kind.name();
+        }
+
+        @Override
+        public final String description() {
+            return "puts then gets over " + kind.protocol() + ", every value read back checked; "
                     + "keys=N (per connection, default " + DEFAULT_KEYS + "), get-share=0..1 (default "
                     + DEFAULT_GET_SHARE + ")";
         }
 
         @Override
-        public Workload create(WorkloadParameters parameters) {
-            return new KvRpcWorkload(keys(parameters), getShare(parameters));
+        public final Workload create(WorkloadParameters parameters) {
+            return kind.maker().make(parameters.intValue("keys", DEFAULT_KEYS),
+                    parameters.doubleValue("get-share", DEFAULT_GET_SHARE));
         }
-    }
-
-    private static int keys(WorkloadParameters parameters) {
-        return parameters.intValue("keys", DEFAULT_KEYS);
-    }
-
-    private static double getShare(WorkloadParameters parameters) {
-        return parameters.doubleValue("get-share", DEFAULT_GET_SHARE);
     }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.commandline.ExitCodes;
+import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
@@ -137,23 +138,61 @@ class ControllerCommand implements Callable<Integer> {
         String scrapePath = "/metrics";
     }
 
+    /** The scenario as parsed: its subcommand, the command, its common options, and whether it makes RPC calls. */
+    private record Scenario(ParseResult sub, ScenarioCommand command, CommonOptions common, boolean rpc) {
+        String name() {
+            return sub.commandSpec().name();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
-        boolean onKubernetes = switch (executor) {
-            case "local" -> false;
-            case "kubernetes" -> true;
-            default -> throw usage("executor: " + executor + " (expected: local or kubernetes)");
-        };
+        boolean onKubernetes = onKubernetes();
         if (workers < 1) {
             throw usage("workers: " + workers + " (expected: >= 1)");
         }
         checkScrapeSelector(onKubernetes);
         double[] shares = weights();
-        CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
+        Scenario parsed = parseScenario();
+        checkScenario(parsed, shares, onKubernetes);
+        CapacityPlan capacity = capacity(parsed, shares, onKubernetes);
+        Integer planned = planned(capacity, onKubernetes);
+        if (planned != null) {
+            return planned;
+        }
+        requireFits(capacity, err);
+        return run(parsed, shares, onKubernetes, err);
+    }
+
+    /** What the workers will need, against a worker pod's and a node's memory on Kubernetes. */
+    private CapacityPlan capacity(Scenario s, double[] shares, boolean onKubernetes) {
+        return Plans.plan(s.command(), shares, true, onKubernetes,
+                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
+                bytes("--node-memory", kubernetes.nodeMemory));
+    }
+
+    /** Says the plan, and refuses a run that does not fit it. */
+    private void requireFits(CapacityPlan capacity, PrintStream err) {
+        capacity.lines().forEach(line -> err.println("plan: " + line));
+        if (!capacity.fits()) {
+            throw new ParameterException(spec.commandLine(), "refused before sending anything: " + capacity.refusal());
+        }
+    }
+
+    private boolean onKubernetes() {
+        return switch (executor) {
+            case "local" -> false;
+            case "kubernetes" -> true;
+            default -> throw usage("executor: " + executor + " (expected: local or kubernetes)");
+        };
+    }
+
+    /** The SCENARIO words parsed as the load generator's command line; one of the commands that split over workers. */
+    private Scenario parseScenario() {
         ParseResult parsed;
         try {
-            parsed = scenarioCli.parseArgs(scenario.toArray(String[]::new));
+            parsed = LoadGeneratorMain.newCommandLine().parseArgs(scenario.toArray(String[]::new));
         } catch (ParameterException e) {
             throw usage("scenario: " + e.getMessage());
         }
@@ -161,85 +200,98 @@ class ControllerCommand implements Callable<Integer> {
         if (sub == null || !(sub.commandSpec().userObject() instanceof ScenarioCommand command)) {
             throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr, massive, rpc or register)");
         }
-        CommonOptions common = command.common();
+        boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
+        return new Scenario(sub, command, command.common(), rpc);
+    }
+
+    /** Refuses, before anything starts (an embedded server, workers), a scenario that cannot be split or shipped. */
+    private void checkScenario(Scenario s, double[] shares, boolean onKubernetes) {
         try {
-            // Validate the split before starting anything (an embedded server, workers).
-            ShardPlanner.plan(sub, shares, "127.0.0.1:1");
+            ShardPlanner.plan(s.sub(), shares, "127.0.0.1:1");
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        if (onKubernetes && common.target == null) {
+        if (onKubernetes && s.common().target == null) {
             throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
         }
-        if (onKubernetes && (common.tls.ca != null || common.tls.clientCert != null)) {
+        if (onKubernetes && (s.common().tls.ca != null || s.common().tls.clientCert != null)) {
             // Worker pods cannot read files on this machine; shipping them (a Secret) is not built yet.
             throw usage("scenario: --tls-ca and --client-cert with --executor kubernetes are not supported yet "
                     + "(worker pods cannot read this machine's files; use the image's trust store or --insecure)");
         }
-        boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
-        if (rpc) {
-            RunSupport.requireOneTarget(spec.commandLine(), common, sub.commandSpec().name());
+        if (s.rpc()) {
+            RunSupport.requireOneTarget(spec.commandLine(), s.common(), s.name());
         }
-        CapacityPlan capacity = Plans.plan(command, shares, true, onKubernetes,
-                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
-                bytes("--node-memory", kubernetes.nodeMemory));
-        Integer planned = planned(capacity, onKubernetes);
-        if (planned != null) {
-            return planned;
-        }
-        capacity.lines().forEach(line -> err.println("plan: " + line));
-        if (!capacity.fits()) {
-            throw new ParameterException(spec.commandLine(), "refused before sending anything: " + capacity.refusal());
-        }
-        try (StandAlone alone = StandAlone.open(spec.commandLine(), common, err);
-                RunSupport.Target resolved = targetFor(spec.commandLine(), sub, common, rpc, err)) {
-            String target = rpc ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
-                    : resolved.address(sub.matchedOptionValue("--transport", Protocol.TCP)).toString();
+    }
+
+    /** Resolves the target, then runs the workers under one controller and concludes as a single run would. */
+    private int run(Scenario s, double[] shares, boolean onKubernetes, PrintStream err) throws Exception {
+        try (StandAlone alone = StandAlone.open(spec.commandLine(), s.common(), err);
+                RunSupport.Target resolved = targetFor(spec.commandLine(), s.sub(), s.common(), s.rpc(), err)) {
+            String target = s.rpc() ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
+                    : resolved.address(s.sub().matchedOptionValue("--transport", Protocol.TCP)).toString();
             List<URI> scrape = scrapeUrls(resolved.scrape(), err);
-            List<List<String>> shards = ShardPlanner.plan(sub, shares, target);
-            if (resolved.embeddedCa() != null) {
-                // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
-                shards.forEach(shard -> shard.add("--tls-ca=" + resolved.embeddedCa().toAbsolutePath()));
-            }
-            if (resolved.embeddedNoiseKey() != null) {
-                // The embedded server's key, which this process pins by default: the workers must pin it too.
-                shards.forEach(shard -> shard.add("--noise-key=" + resolved.embeddedNoiseKey()));
-            }
-            if (!onKubernetes && common.report != null) {
-                // Local workers keep their own full reports beside the merged one: raw data for any check.
-                for (int i = 0; i < shards.size(); i++) {
-                    shards.get(i).add("--report=" + common.report.resolve("workers").resolve(Integer.toString(i)));
-                }
-            }
-            Duration stall = stallTimeout != null ? stallTimeout : common.interval.multipliedBy(5).plusSeconds(10);
+            List<List<String>> shards = shards(s, shares, target, resolved, onKubernetes);
+            Duration stall = stallTimeout != null ? stallTimeout : s.common().interval.multipliedBy(5).plusSeconds(10);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
-            String advertised = advertised(onKubernetes);
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("command", sub.commandSpec().name());
-            config.put("scenario", scenario);
-            config.put("target", target);
-            if (command.warmsUpForATime()) {
-                // As a single run's config.json has it: the report shades the warmup before the first interval.
-                config.put("warmup_s", command.warmupTime().toNanos() / 1e9);
+            ControllerSettings settings = new ControllerSettings(s.name(), target, shards, bindHost, port,
+                    advertised(onKubernetes), s.common().interval, startTimeout, stall, s.command().warmupTime(),
+                    scrape, s.common().report, err, runConfig(s, target), RunSecret.generate(), alone.intervals());
+            return runWorkers(settings, s, alone, err);
+        }
+    }
+
+    /** Each worker's command line, with what trusts an embedded server and, locally, where its own report goes. */
+    private static List<List<String>> shards(Scenario s, double[] shares, String target, RunSupport.Target resolved,
+            boolean onKubernetes) {
+        List<List<String>> shards = ShardPlanner.plan(s.sub(), shares, target);
+        if (resolved.embeddedCa() != null) {
+            // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
+            shards.forEach(shard -> shard.add("--tls-ca=" + resolved.embeddedCa().toAbsolutePath()));
+        }
+        if (resolved.embeddedNoiseKey() != null) {
+            // The embedded server's key, which this process pins by default: the workers must pin it too.
+            shards.forEach(shard -> shard.add("--noise-key=" + resolved.embeddedNoiseKey()));
+        }
+        if (!onKubernetes && s.common().report != null) {
+            // Local workers keep their own full reports beside the merged one: raw data for any check.
+            for (int i = 0; i < shards.size(); i++) {
+                shards.get(i).add("--report=" + s.common().report.resolve("workers").resolve(Integer.toString(i)));
             }
-            ControllerSettings settings = new ControllerSettings(sub.commandSpec().name(), target, shards, bindHost, port,
-                    advertised, common.interval, startTimeout, stall, command.warmupTime(), scrape, common.report, err, config,
-                    RunSecret.generate(), alone.intervals());
-            try (Controller controller = new Controller(settings);
-                    WorkerExecutor workersExecutor = executor(common.report)) {
-                alone.onStop(() -> {
-                    err.println("controller: stopping every worker");
-                    controller.stop();
-                });
-                DistributedSummary summary = controller.run(workersExecutor, executor);
-                // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
-                int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILURE
-                        : RunSupport.exitStatus(summary.merged(), common.maxErrorRate);
-                exit = RunSupport.conclude(common, summary, exit, () -> printTables(summary, command, sub),
-                        spec.commandLine().getOut());
-                Reports.writeHtml(common.report, spec.commandLine().getErr());
-                return alone.exitStatus(exit);
-            }
+        }
+        return shards;
+    }
+
+    /** The merged report's config.json. */
+    private Map<String, Object> runConfig(Scenario s, String target) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("command", s.name());
+        config.put("scenario", scenario);
+        config.put("target", target);
+        if (s.command().warmsUpForATime()) {
+            // As a single run's config.json has it: the report shades the warmup before the first interval.
+            config.put("warmup_s", s.command().warmupTime().toNanos() / 1e9);
+        }
+        return config;
+    }
+
+    /** Starts the workers, waits for the merged run, prints and writes it; the exit status. */
+    private int runWorkers(ControllerSettings settings, Scenario s, StandAlone alone, PrintStream err)
+            throws Exception {
+        try (Controller controller = new Controller(settings);
+                WorkerExecutor workersExecutor = executor(s.common().report)) {
+            alone.onStop(() -> {
+                err.println("controller: stopping every worker");
+                controller.stop();
+            });
+            DistributedSummary summary = controller.run(workersExecutor, executor);
+            // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
+            int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILURE
+                    : RunSupport.exitStatus(summary.merged(), s.common().maxErrorRate);
+            exit = RunSupport.conclude(s.common(), summary, exit, () -> printTables(summary, s.command(), s.sub()),
+                    spec.commandLine().getOut());
+            Reports.writeHtml(s.common().report, spec.commandLine().getErr());
+            return alone.exitStatus(exit);
         }
     }
 
@@ -396,6 +448,6 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), "invalid option value: " + message);
+        return UsageErrors.invalidValue(spec.commandLine(), message);
     }
 }

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RunHooks;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 @Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
@@ -38,15 +38,15 @@ final class CrrCommand extends ScenarioCommand {
     public int run(RunHooks hooks) throws Exception {
         boolean quic = load.protocol == Protocol.QUIC;
         if (resume && !common.tls.enabled && !quic) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --tls-resume without --tls "
+            throw UsageErrors.invalidValue(commandSpec.commandLine(), "--tls-resume without --tls "
                     + "or --transport quic");
         }
         if (earlyData && !quic) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: --early-data without "
+            throw UsageErrors.invalidValue(commandSpec.commandLine(), "--early-data without "
                     + "--transport quic");
         }
         if (load.protocol == Protocol.UDP) {
-            throw new ParameterException(commandSpec.commandLine(), "invalid option value: transport: udp (crr "
+            throw UsageErrors.invalidValue(commandSpec.commandLine(), "transport: udp (crr "
                     + "connects: tcp or quic)");
         }
         QuicResumption resumption = earlyData ? QuicResumption.EARLY_DATA

@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
 import io.ricochet.loadgen.payload.Payloads;
@@ -32,9 +34,7 @@ final class FrameWorkloadOptions {
     java.util.Map<String, Object> describe() {
         java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
         if (workload.given()) {
-            d.put("name", workload.name);
-            d.put("jars", workload.jars.stream().map(Object::toString).toList());
-            d.put("parameters", workload.parameters);
+            workload.describeInto(d);
         } else {
             d.put("payload", payload == null ? "generated" : payload);
             d.put("expect", expect == null ? "reversed" : expect);
@@ -58,40 +58,37 @@ final class FrameWorkloadOptions {
     private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
         if (workload.given()) {
             if (payload != null || expect != null) {
-                throw new CommandLine.ParameterException(cli, "invalid option value: --" + (payload != null ? "payload"
+                throw invalidValue(cli, "--" + (payload != null ? "payload"
                         : "expect") + " with --workload (expected: one of them; the workload makes its requests and "
                         + "checks its replies)");
             }
-            return WorkloadCatalog.load(cli, workload.jars).create(cli, workload.name, workload.parameters,
-                    FrameWorkload.class, "a framed workload, for this command; an RPC workload runs with rpc");
+            return workload.create(cli, FrameWorkload.class,
+                    "a framed workload, for this command; an RPC workload runs with rpc");
         }
         Expectation expectation;
         try {
             expectation = expect == null ? Expectation.reversed() : Expectation.parse(expect, seed);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, "--expect: " + e.getMessage());
+            throw invalidValue(cli, "--expect: " + e.getMessage());
         }
         if (payload == null) {
             return PayloadWorkload.generated(seed, minSize, maxSize, expectation);
         }
         if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption("--size")) {
-            throw usage(cli, "--size with --payload (expected: one of them; the payload's own bytes are its size)");
+            throw invalidValue(cli,
+                    "--size with --payload (expected: one of them; the payload's own bytes are its size)");
         }
         PayloadWorkload workload;
         try {
             Template template = Payloads.parse(payload, seed);
             workload = PayloadWorkload.of(template, expectation);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, "--payload: " + e.getMessage());
+            throw invalidValue(cli, "--payload: " + e.getMessage());
         }
         if (workload.maxBodyLength() > largestBody) {
-            throw usage(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most " + largestBody
-                    + ", what one frame of this --length-field, or one datagram, carries)");
+            throw invalidValue(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most "
+                    + largestBody + ", what one frame of this --length-field, or one datagram, carries)");
         }
         return workload;
-    }
-
-    private static CommandLine.ParameterException usage(CommandLine cli, String message) {
-        return new CommandLine.ParameterException(cli, "invalid option value: " + message);
     }
 }

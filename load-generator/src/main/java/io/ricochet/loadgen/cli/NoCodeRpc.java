@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.protobuf.DescriptorSet;
 import io.ricochet.loadgen.protobuf.DynamicRpcWorkload;
 import io.ricochet.loadgen.protobuf.Expectation;
@@ -24,7 +26,7 @@ final class NoCodeRpc {
         for (String[] required : new String[][] {{"--method", o.method}, {"--request-type", o.requestType},
             {"--response-type", o.responseType}}) {
             if (required[1] == null) {
-                throw RpcWorkloadOptions.usage(cli, "--proto without " + required[0] + " (expected: --method, "
+                throw invalidValue(cli, "--proto without " + required[0] + " (expected: --method, "
                         + "--request-type and --response-type with it)");
             }
         }
@@ -35,7 +37,7 @@ final class NoCodeRpc {
         RpcStatus status = o.expectStatus == null ? RpcStatus.OK
                 : flag(cli, "--expect-status", () -> Expectation.status(o.expectStatus));
         if (o.expect != null && status != RpcStatus.OK) {
-            throw RpcWorkloadOptions.usage(cli, "--expect with --expect-status " + status + " (expected: --expect "
+            throw invalidValue(cli, "--expect with --expect-status " + status + " (expected: --expect "
                     + "only for OK answers, which alone carry a message)");
         }
         Expectation expectation = flag(cli, "--expect", () -> o.expect == null && status == RpcStatus.OK
@@ -48,7 +50,7 @@ final class NoCodeRpc {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
-            throw RpcWorkloadOptions.usage(cli, flag + ": " + e.getMessage());
+            throw invalidValue(cli, flag + ": " + e.getMessage());
         }
     }
 }

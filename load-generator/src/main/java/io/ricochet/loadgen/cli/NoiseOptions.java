@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.noise.NoiseKeyPair;
 import io.ricochet.noise.NoiseMode;
@@ -7,7 +9,6 @@ import io.ricochet.transport.Protocol;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** The client side of the Noise channel, for every command that opens TCP connections. */
 final class NoiseOptions {
@@ -37,22 +38,24 @@ final class NoiseOptions {
     /** Checks the flags agree with each other, TLS and the transport. */
     void validate(CommandLine cli, Protocol protocol, boolean tls, boolean embedded) {
         if (keyBits != null && keyBits != 128 && keyBits != 256) {
-            throw usage(cli, "--key-bits " + keyBits + " (expected: 128 or 256)");
+            throw invalidValue(cli, "--key-bits " + keyBits + " (expected: 128 or 256)");
         }
         if (!enabled()) {
             if (keyBits != null && !tls) {
-                throw usage(cli, "--key-bits without --tls, --noise-key or --encrypt");
+                throw invalidValue(cli, "--key-bits without --tls, --noise-key or --encrypt");
             }
             return;
         }
         if (protocol != Protocol.TCP) {
-            throw usage(cli, "--noise-key or --encrypt with the " + protocol.tag() + " transport (expected: tcp)");
+            throw invalidValue(cli,
+                    "--noise-key or --encrypt with the " + protocol.tag() + " transport (expected: tcp)");
         }
         if (tls) {
-            throw usage(cli, "--tls with --noise-key or --encrypt (expected: one or the other)");
+            throw invalidValue(cli, "--tls with --noise-key or --encrypt (expected: one or the other)");
         }
         if (serverKey == null && !embedded) {
-            throw usage(cli, "--encrypt with --target needs --noise-key (the server's public key, as it prints it)");
+            throw invalidValue(cli,
+                    "--encrypt with --target needs --noise-key (the server's public key, as it prints it)");
         }
         if (serverKey != null) {
             config(cli, null, Duration.ofSeconds(1));
@@ -61,7 +64,7 @@ final class NoiseOptions {
             try {
                 NoiseMode.parse(mode);
             } catch (IllegalArgumentException e) {
-                throw usage(cli, e.getMessage());
+                throw invalidValue(cli, e.getMessage());
             }
         }
     }
@@ -79,11 +82,7 @@ final class NoiseOptions {
             return ClientNoiseConfig.builder(pinned).mode(mode == null ? NoiseMode.PACKAGE : NoiseMode.parse(mode))
                     .keyBits(keyBits == null ? 256 : keyBits).handshakeTimeout(timeout).build();
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw invalidValue(cli, e.getMessage());
         }
-    }
-
-    private static ParameterException usage(CommandLine cli, String message) {
-        return new ParameterException(cli, "invalid option value: " + message);
     }
 }

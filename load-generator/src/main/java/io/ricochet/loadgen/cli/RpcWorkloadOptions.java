@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.rpc.BenchUpdate;
 import io.ricochet.loadgen.workload.RpcWorkload;
 import java.nio.file.Path;
@@ -61,11 +63,11 @@ final class RpcWorkloadOptions {
 
     private RpcWorkload make(CommandLine cli, int size, long seed) {
         if (workload.given() && proto != null) {
-            throw usage(cli, "--proto with --workload (expected: one of them)");
+            throw invalidValue(cli, "--proto with --workload (expected: one of them)");
         }
         if (workload.given()) {
-            return WorkloadCatalog.load(cli, workload.jars).create(cli, workload.name, workload.parameters,
-                    RpcWorkload.class, "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
+            return workload.create(cli, RpcWorkload.class,
+                    "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
         }
         if (proto != null) {
             return NoCodeRpc.workload(cli, this, seed);
@@ -73,7 +75,7 @@ final class RpcWorkloadOptions {
         for (String flag : new String[] {"--method", "--request-type", "--response-type", "--data", "--expect",
             "--expect-status"}) {
             if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption(flag)) {
-                throw usage(cli, flag + " without --proto (expected: --proto FILE naming its types)");
+                throw invalidValue(cli, flag + " without --proto (expected: --proto FILE naming its types)");
             }
         }
         return new BenchUpdate(size, seed);
@@ -83,9 +85,7 @@ final class RpcWorkloadOptions {
     Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
         if (workload.given()) {
-            d.put("name", workload.name);
-            d.put("jars", workload.jars.stream().map(Object::toString).toList());
-            d.put("parameters", workload.parameters);
+            workload.describeInto(d);
         } else if (proto != null) {
             d.put("proto", proto.toString());
             d.put("method", method);
@@ -98,9 +98,5 @@ final class RpcWorkloadOptions {
             d.put("name", "bench.update");
         }
         return d;
-    }
-
-    static CommandLine.ParameterException usage(CommandLine cli, String message) {
-        return new CommandLine.ParameterException(cli, "invalid option value: " + message);
     }
 }

@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.config.LengthField;
@@ -127,7 +129,7 @@ final class RunSupport {
     /** For a command that loads one server (rpc, register, udp-stream): a list of targets is a usage error. */
     static void requireOneTarget(CommandLine cli, CommonOptions common, String command) {
         if (common.target != null && common.target.size() > 1) {
-            throw new CommandLine.ParameterException(cli, "invalid option value: --target " + common.target
+            throw invalidValue(cli, "--target " + common.target
                     + " (expected: one HOST:PORT; " + command + " loads a single server)");
         }
     }

@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ricochet.loadgen.metrics.GeneratorMetrics;
@@ -32,7 +34,7 @@ final class StandAlone implements AutoCloseable {
     /** Installs the stop signals and, with {@code --metrics-port}, starts the endpoint and says where it is. */
     static StandAlone open(CommandLine cli, CommonOptions common, PrintStream err) {
         if (common.metricsPort != null && (common.metricsPort < 0 || common.metricsPort > 65_535)) {
-            throw new CommandLine.ParameterException(cli, "invalid option value: --metrics-port " + common.metricsPort
+            throw invalidValue(cli, "--metrics-port " + common.metricsPort
                     + " (expected: 0..65535)");
         }
         if (common.metricsPort == null) {

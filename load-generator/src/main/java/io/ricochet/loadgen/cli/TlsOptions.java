@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.tls.ClientTlsConfig;
 import io.ricochet.tls.QuicResumption;
@@ -10,7 +12,6 @@ import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** The client side of TLS, for every command that opens TCP connections. */
 final class TlsOptions {
@@ -44,25 +45,25 @@ final class TlsOptions {
      */
     void validate(CommandLine cli, Protocol protocol) {
         if (protocol == Protocol.QUIC && enabled) {
-            throw usage(cli, "--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, trusting "
-                    + "--tls-ca or --insecure)");
+            throw invalidValue(cli, "--tls with the quic transport (expected: no --tls; QUIC always runs TLS 1.3, "
+                    + "trusting --tls-ca or --insecure)");
         }
         if (!enabled && protocol != Protocol.QUIC) {
             String stray = ca != null ? "--tls-ca" : insecure ? "--insecure" : clientCert != null ? "--client-cert"
                     : clientKey != null ? "--client-key" : !provider.equalsIgnoreCase("auto") ? "--tls-provider" : null;
             if (stray != null) {
-                throw usage(cli, stray + " without --tls");
+                throw invalidValue(cli, stray + " without --tls");
             }
             return;
         }
         if (protocol == Protocol.UDP) {
-            throw usage(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
+            throw invalidValue(cli, "--tls with the udp transport (expected: tcp; datagrams carry no TLS)");
         }
         if (ca != null && insecure) {
-            throw usage(cli, "--tls-ca " + ca + " with --insecure (expected: one or the other)");
+            throw invalidValue(cli, "--tls-ca " + ca + " with --insecure (expected: one or the other)");
         }
         if ((clientCert == null) != (clientKey == null)) {
-            throw usage(cli, (clientCert == null ? "--client-key " + clientKey + " without --client-cert"
+            throw invalidValue(cli, (clientCert == null ? "--client-key " + clientKey + " without --client-cert"
                     : "--client-cert " + clientCert + " without --client-key"));
         }
         providerChoice(cli);
@@ -72,7 +73,7 @@ final class TlsOptions {
         try {
             return TlsProvider.parse(provider);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw invalidValue(cli, e.getMessage());
         }
     }
 
@@ -93,7 +94,7 @@ final class TlsOptions {
         try {
             return config.build();
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw invalidValue(cli, e.getMessage());
         }
     }
 
@@ -106,7 +107,7 @@ final class TlsOptions {
         try {
             return config.buildQuic(Protocol.QUIC_ALPN, resumption);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw invalidValue(cli, e.getMessage());
         }
     }
 
@@ -126,11 +127,7 @@ final class TlsOptions {
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw usage(cli, e.getMessage());
+            throw invalidValue(cli, e.getMessage());
         }
-    }
-
-    private static ParameterException usage(CommandLine cli, String message) {
-        return new ParameterException(cli, "invalid option value: " + message);
     }
 }

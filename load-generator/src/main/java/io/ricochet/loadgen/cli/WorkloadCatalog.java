@@ -1,5 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import static io.ricochet.commandline.UsageErrors.invalidValue;
+
 import io.ricochet.loadgen.workload.Workload;
 import io.ricochet.loadgen.workload.WorkloadParameters;
 import io.ricochet.loadgen.workload.WorkloadProvider;
@@ -61,14 +63,14 @@ final class WorkloadCatalog {
                 origins.putIfAbsent(provider.name(), "class path");
             }
         } catch (ServiceConfigurationError | LinkageError e) {
-            throw usage(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
+            throw invalidValue(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
         }
         for (Path jar : all) {
             URLClassLoader loader;
             try {
                 loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, WorkloadCatalog.class.getClassLoader());
             } catch (MalformedURLException e) {
-                throw usage(cli, "--workload-jar " + jar + ": " + e.getMessage());
+                throw invalidValue(cli, "--workload-jar " + jar + ": " + e.getMessage());
             }
             // Only the providers this jar lists itself: the parent's, and other jars', are found through their own.
             Iterator<ServiceLoader.Provider<WorkloadProvider>> found = ServiceLoader.load(WorkloadProvider.class, loader)
@@ -82,14 +84,14 @@ final class WorkloadCatalog {
                     WorkloadProvider provider = p.get();
                     String name = provider.name();
                     if (providers.containsKey(name)) {
-                        throw usage(cli, "--workload-jar " + jar + ": a second workload named " + name + " (the first is in "
-                                + origins.get(name) + ")");
+                        throw invalidValue(cli, "--workload-jar " + jar + ": a second workload named " + name
+                                + " (the first is in " + origins.get(name) + ")");
                     }
                     providers.put(name, provider);
                     origins.put(name, jar.getFileName().toString());
                 }
             } catch (ServiceConfigurationError | LinkageError e) {
-                throw usage(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
+                throw invalidValue(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
             }
         }
         return new WorkloadCatalog(providers, origins);
@@ -98,12 +100,12 @@ final class WorkloadCatalog {
     /** A jar the user named: it must exist and be a zip. */
     private static Path checkedJar(CommandLine cli, Path jar) {
         if (!Files.isRegularFile(jar)) {
-            throw usage(cli, "--workload-jar " + jar + ": no such file");
+            throw invalidValue(cli, "--workload-jar " + jar + ": no such file");
         }
         try (JarFile ignored = new JarFile(jar.toFile())) {
             return jar.toAbsolutePath();
         } catch (IOException | SecurityException e) {
-            throw usage(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
+            throw invalidValue(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
         }
     }
 
@@ -149,7 +151,7 @@ final class WorkloadCatalog {
             String kindName) {
         WorkloadProvider provider = providers.get(name);
         if (provider == null) {
-            throw usage(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
+            throw invalidValue(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
                     ? "none found: give its jar with --workload-jar" : "found: " + String.join(", ", providers.keySet()))
                     + ")");
         }
@@ -158,16 +160,17 @@ final class WorkloadCatalog {
         try {
             workload = provider.create(given);
         } catch (IllegalArgumentException e) {
-            throw usage(cli, "--workload-param " + e.getMessage());
+            throw invalidValue(cli, "--workload-param " + e.getMessage());
         } catch (RuntimeException | LinkageError e) {
-            throw usage(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
+            throw invalidValue(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
         }
         if (!given.unread().isEmpty()) {
-            throw usage(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
+            throw invalidValue(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
                     + " does not take it");
         }
         if (!kind.isInstance(workload)) {
-            throw usage(cli, "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
+            throw invalidValue(cli,
+                    "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
         }
         return kind.cast(workload);
     }
@@ -192,9 +195,5 @@ final class WorkloadCatalog {
     private static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.toString() : e.getClass().getSimpleName() + ": " + e.getMessage();
         return m.replaceAll("\\s+", " ").trim();
-    }
-
-    private static CommandLine.ParameterException usage(CommandLine cli, String message) {
-        return new CommandLine.ParameterException(cli, "invalid option value: " + message);
     }
 }

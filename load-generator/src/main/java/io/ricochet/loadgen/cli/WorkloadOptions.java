@@ -1,10 +1,12 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.workload.Workload;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** A workload from a jar: which jars, which workload, and its parameters. Shared by every command that runs workloads. */
@@ -25,5 +27,17 @@ final class WorkloadOptions {
 
     boolean given() {
         return name != null;
+    }
+
+    /** What config.json says of the workload: its name, jars and parameters. */
+    void describeInto(Map<String, Object> d) {
+        d.put("name", name);
+        d.put("jars", jars.stream().map(Object::toString).toList());
+        d.put("parameters", parameters);
+    }
+
+    /** The named workload from the jars, which must be a {@code type}; {@code wanted} says which kind runs here. */
+    <W extends Workload> W create(CommandLine cli, Class<W> type, String wanted) {
+        return WorkloadCatalog.load(cli, jars).create(cli, name, parameters, type, wanted);
     }
 }

@@ -192,15 +192,7 @@ final class CoordinationService implements AutoCloseable {
             w.lastInterval = r.getInterval();
             w.lastReportNanos = now;
             w.intervals++;
-            w.ok += r.getOk();
-            w.bad += r.getBad();
-            w.errors += r.getErrors();
-            w.late += r.getLate();
-            w.unexpected += r.getUnexpected();
-            w.okBytes += r.getOkBytes();
-            w.connects += r.getConnects();
-            w.connectFailures += r.getConnectFailures();
-            w.handshakeFailures += r.getHandshakeFailures();
+            w.counts.add(r);
             w.openConnections = r.getOpenConnections();
             return Empty.getDefaultInstance();
         }

@@ -34,16 +34,7 @@ final class IntervalMerger {
         long startMillis = Long.MAX_VALUE;
         long endMillis;
         int openConnections;
-        long sent;
-        long ok;
-        long bad;
-        long errors;
-        long late;
-        long unexpected;
-        long okBytes;
-        long connects;
-        long connectFailures;
-        long handshakeFailures;
+        final ReportedCounts counts = new ReportedCounts();
 
         Merged(long interval, long nowNanos) {
             this.interval = interval;
@@ -56,8 +47,8 @@ final class IntervalMerger {
          */
         Interval toInterval(boolean handshakes) {
             return new Interval(interval, elapsedS, startMillis, endMillis, openConnections,
-                    new RunStats.Counts(sent, ok, bad, errors, late, unexpected, okBytes, connects, connectFailures),
-                    latency, service, connect, handshakes ? handshake : null, handshakeFailures);
+                    counts.toCounts(counts.sent, counts.connects), latency, service, connect,
+                    handshakes ? handshake : null, counts.handshakeFailures);
         }
     }
 
@@ -109,16 +100,7 @@ final class IntervalMerger {
         m.startMillis = Math.min(m.startMillis, report.getStartMillis());
         m.endMillis = Math.max(m.endMillis, report.getEndMillis());
         m.openConnections += report.getOpenConnections();
-        m.sent += report.getSent();
-        m.ok += report.getOk();
-        m.bad += report.getBad();
-        m.errors += report.getErrors();
-        m.late += report.getLate();
-        m.unexpected += report.getUnexpected();
-        m.okBytes += report.getOkBytes();
-        m.connects += report.getConnects();
-        m.connectFailures += report.getConnectFailures();
-        m.handshakeFailures += report.getHandshakeFailures();
+        m.counts.add(report);
         // Sticky: a TLS run's later intervals, with no new connections, still carry (empty) handshake figures.
         timesHandshakes |= !report.getHandshake().isEmpty() || report.getHandshakeFailures() > 0;
         addTo(valid.latency(), m.latency, workerLatency, totalLatency);

@@ -110,14 +110,7 @@ final class RunMerger {
     DistributedSummary finish(ReportWriter report, ServerSamples base, double elapsed, String executorName,
             RefusedInputs refused) {
         synchronized (roster) {
-            long ok = 0;
-            long bad = 0;
-            long errors = 0;
-            long late = 0;
-            long unexpected = 0;
-            long okBytes = 0;
-            long connectFailures = 0;
-            long handshakeFailures = 0;
+            ReportedCounts total = new ReportedCounts();
             long early = 0;
             long quicConnections = 0;
             boolean earlyCounted = false;
@@ -128,14 +121,7 @@ final class RunMerger {
             String firstBad = null;
             List<WorkerRow> rows = new ArrayList<>();
             for (WorkerStatus w : roster.all()) {
-                ok += w.ok;
-                bad += w.bad;
-                errors += w.errors;
-                late += w.late;
-                unexpected += w.unexpected;
-                okBytes += w.okBytes;
-                connectFailures += w.connectFailures;
-                handshakeFailures += w.handshakeFailures;
+                total.add(w.counts);
                 if (w.summary != null) {
                     first = first == null ? w.summary : first;
                     connections += w.summary.getConnections();
@@ -153,9 +139,9 @@ final class RunMerger {
                 if (firstError == null && w.state == WorkerState.FAILED) {
                     firstError = "worker " + w.index + ": " + w.reason;
                 }
-                rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.ok, w.bad, w.errors,
-                        w.intervals, w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99),
-                        w.exitCode, w.reason));
+                rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.counts.ok, w.counts.bad,
+                        w.counts.errors, w.intervals,
+                        w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99), w.exitCode, w.reason));
             }
             if (duration == 0) {
                 duration = Math.max(elapsed, 1e-3);
@@ -171,8 +157,8 @@ final class RunMerger {
                     first == null || first.getTlsSession().isEmpty() ? null : first.getTlsSession(),
                     earlyCounted ? new LoadFacts.EarlyData(early, quicConnections) : null, firstError, firstBad, 0,
                     Map.of(), List.of());
-            Measurement measured = new Measurement(new RunStats.Counts(ok + bad + errors, ok, bad, errors, late,
-                    unexpected, okBytes, 0, connectFailures), duration, duration, latencies, handshakeFailures, facts);
+            Measurement measured = new Measurement(total.toCounts(total.ok + total.bad + total.errors, 0), duration,
+                    duration, latencies, total.handshakeFailures, facts);
             Summary merged = Summaries.frames(settings.command(), settings.target(),
                     first == null ? "-" : first.getTransport(), connections, measured, tls, server.summary(base));
             String news = refused.news(System.nanoTime(), true);

@@ -19,15 +19,8 @@ final class WorkerStatus {
     /** The last interval number merged; each report's must be greater. */
     long lastInterval = -1;
     long intervals;
-    long ok;
-    long bad;
-    long errors;
-    long late;
-    long unexpected;
-    long okBytes;
-    long connects;
-    long connectFailures;
-    long handshakeFailures;
+    /** The counts of every interval merged. */
+    final ReportedCounts counts = new ReportedCounts();
     int openConnections;
     final Histogram latency = RunStats.newHistogram();
     /** What the controller takes from the worker's own summary, once done; null if it never ran. */
@@ -46,6 +39,6 @@ final class WorkerStatus {
     }
 
     long completed() {
-        return ok + bad + errors;
+        return counts.ok + counts.bad + counts.errors;
     }
 }

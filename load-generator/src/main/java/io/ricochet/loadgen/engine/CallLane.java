@@ -9,6 +9,7 @@ import io.ricochet.loadgen.workload.RpcReply;
 import io.ricochet.rpc.RpcClient;
 import io.ricochet.rpc.RpcException;
 import io.ricochet.rpc.RpcStatus;
+import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.HdrHistogram.Histogram;
@@ -75,30 +76,13 @@ final class CallLane extends Lane {
             firstSendNanos = now;
         }
         stats.sent.increment();
-        if (session != null) {
-            CompletionStage<Check> exchange;
-            try {
-                exchange = session.exchange(request);
-                if (exchange == null) {
-                    throw new NullPointerException("exchange returned no stage");
-                }
-            } catch (RuntimeException e) {
-                failedToRequest(e, request);
-                return;
-            }
-            nextSeq++;
-            sent++;
-            started();
-            int cut = generation;
-            exchange.whenComplete((check, error) -> answered(cut, seq, intendedNanos, now, check,
-                    error == null ? null : unwrap(error), null));
-            return;
-        }
-        RpcCall call;
+        CompletionStage<Check> exchange = null;
+        RpcCall call = null;
         try {
-            call = conversation.request(request);
-            if (call == null) {
-                throw new NullPointerException("request returned no call");
+            if (session != null) {
+                exchange = Objects.requireNonNull(session.exchange(request), "exchange returned no stage");
+            } else {
+                call = Objects.requireNonNull(conversation.request(request), "request returned no call");
             }
         } catch (RuntimeException e) {
             failedToRequest(e, request);
@@ -108,9 +92,14 @@ final class CallLane extends Lane {
         sent++;
         started();
         int cut = generation;
-        client.call(call.method(), call.payload(), load.spec().timeout())
-                .whenComplete((payload, error) -> answered(cut, seq, intendedNanos, now, null,
-                        error == null ? null : unwrap(error), payload));
+        if (exchange != null) {
+            exchange.whenComplete((check, error) -> answered(cut, seq, intendedNanos, now, check,
+                    error == null ? null : unwrap(error), null));
+        } else {
+            client.call(call.method(), call.payload(), load.spec().timeout())
+                    .whenComplete((payload, error) -> answered(cut, seq, intendedNanos, now, null,
+                            error == null ? null : unwrap(error), payload));
+        }
     }
 
     /** The workload failed to make a request: an error, and this lane tries again shortly rather than at once. */

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
-import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
 import io.ricochet.loadgen.workload.FrameWorkload;
@@ -73,14 +72,7 @@ public final class ConnectionPerRequest extends FrameLoad {
             int width = spec.lengthField().width();
             ByteBuf frame = ByteBufAllocator.DEFAULT.ioBuffer(64);
             try {
-                frame.writerIndex(width);
-                conversation.request(request, frame);
-                int size = frame.readableBytes() - width;
-                if (size < 1 || size > spec.largestBody()) {
-                    throw new IllegalStateException("a request body of " + size + " bytes (expected: 1.."
-                            + spec.largestBody() + ")");
-                }
-                FrameHeader.setLength(frame, 0, width, size);
+                RequestFrames.write(conversation, request, frame, width, spec.largestBody(), null);
             } catch (RuntimeException e) {
                 frame.release();
                 stats.sent.increment();

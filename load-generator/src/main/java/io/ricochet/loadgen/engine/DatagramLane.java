@@ -13,16 +13,9 @@ final class DatagramLane extends FrameLane {
     private final long[] abandoned = new long[REMEMBERED];
     private final long[] abandonedSentAt = new long[REMEMBERED];
     private int abandonedCount;
-    private final int width;
 
     DatagramLane(HeldConnections load, LoopDriver driver, long id) {
-        super(load, driver, id);
-        this.width = load.spec().lengthField().width();
-    }
-
-    @Override
-    protected boolean coalescesRequests() {
-        return false;
+        super(load, driver, id, false);
     }
 
     @Override

@@ -118,14 +118,7 @@ public final class DatagramStream extends FrameLoad {
             ConnectionContext request = context.at(sentHere, now);
             ByteBuf buf = ch.alloc().ioBuffer(lastFrameBytes);
             try {
-                buf.writerIndex(width);
-                conversation.request(request, buf);
-                int size = buf.readableBytes() - width;
-                if (size < 1 || size > spec.largestBody()) {
-                    throw new IllegalStateException("a request body of " + size + " bytes (expected: 1.."
-                            + spec.largestBody() + ", what one datagram carries)");
-                }
-                FrameHeader.setLength(buf, 0, width, size);
+                int size = RequestFrames.write(conversation, request, buf, width, spec.largestBody(), "datagram");
                 lastFrameBytes = width + size;
             } catch (RuntimeException e) {
                 buf.release();

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.ricochet.codec.FrameHeader;
 import io.ricochet.loadgen.stats.RunStats;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.FrameConversation;
@@ -25,7 +24,10 @@ abstract class FrameLane extends Lane {
     protected final HeldConnections load;
     protected final RunStats stats;
     protected final ConnectionContext context;
-    private final int width;
+    /** The length field's width in bytes. */
+    protected final int width;
+    /** Whether requests made together go out as one buffer (a stream), or each as its own message (datagrams). */
+    private final boolean coalescesRequests;
     private final int largestBody;
     private final int depth;
     private final long[] intended;
@@ -34,6 +36,8 @@ abstract class FrameLane extends Lane {
     private final long timeoutNanos;
     private final boolean openLoop;
     private final boolean timeBounds;
+    /** What one request goes in, for the message about a body too large for it. */
+    private final String carrier;
     protected ChannelHandlerContext ctx;
     protected FrameConversation conversation;
     private long nextSeq;
@@ -50,13 +54,14 @@ abstract class FrameLane extends Lane {
     private long unpublishedOk;
     private long unpublishedOkBytes;
 
-    FrameLane(HeldConnections load, LoopDriver driver, long id) {
+    FrameLane(HeldConnections load, LoopDriver driver, long id, boolean coalescesRequests) {
         super(driver, load.pace, id, load.spec().effectivePipeline());
         this.load = load;
         this.stats = load.stats;
         this.context = load.context(id);
         LoadSpec spec = load.spec();
         this.width = spec.lengthField().width();
+        this.coalescesRequests = coalescesRequests;
         this.largestBody = spec.largestBody();
         this.depth = spec.effectivePipeline();
         int capacity = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
@@ -66,6 +71,7 @@ abstract class FrameLane extends Lane {
         this.timeoutNanos = spec.timeout().toNanos();
         this.openLoop = spec.openLoop();
         this.timeBounds = spec.maxRequests() > 0;
+        this.carrier = coalescesRequests ? "frame with a " + width + "-byte length field" : "datagram";
     }
 
     /** The channel handler that feeds this lane. */
@@ -84,21 +90,13 @@ abstract class FrameLane extends Lane {
         }
         if (buf == null) {
             // Room for every free slot at the last request's size, up to the cap; it grows if later ones are larger.
-            long room = coalescesRequests() ? Math.min(MAX_BATCH_BYTES, (long) (depth - inFlight) * lastFrameBytes) : 0;
+            long room = coalescesRequests ? Math.min(MAX_BATCH_BYTES, (long) (depth - inFlight) * lastFrameBytes) : 0;
             buf = ctx.alloc().ioBuffer((int) Math.max(lastFrameBytes, room));
         }
         int start = buf.writerIndex();
         int size;
         try {
-            buf.ensureWritable(width);
-            buf.writerIndex(start + width);
-            conversation.request(request, buf);
-            size = buf.writerIndex() - start - width;
-            if (size < 1 || size > largestBody) {
-                throw new IllegalStateException("a request body of " + size + " bytes (expected: 1.." + largestBody
-                        + ", what one " + (coalescesRequests() ? "frame with a " + width + "-byte length field"
-                        : "datagram") + " carries)");
-            }
+            size = RequestFrames.write(conversation, request, buf, width, largestBody, carrier);
         } catch (RuntimeException e) {
             // Not sent: the request counts as an error, and what it wrote is dropped.
             buf.writerIndex(start);
@@ -111,7 +109,6 @@ abstract class FrameLane extends Lane {
             requestFailed();
             return;
         }
-        FrameHeader.setLength(buf, start, width, size);
         nextSeq++;
         int slot = (int) (seq & mask);
         intended[slot] = intendedNanos;
@@ -125,7 +122,7 @@ abstract class FrameLane extends Lane {
         if (timeBounds && stats.firstSendNanos.get() == 0) {
             stats.firstSendNanos.compareAndSet(0, now);
         }
-        if (coalescesRequests()) {
+        if (coalescesRequests) {
             batch = buf;
         } else {
             write(buf);
@@ -146,9 +143,6 @@ abstract class FrameLane extends Lane {
             write(requests);
         }
     }
-
-    /** Whether requests made together go out as one buffer (a stream), or each as its own message (datagrams). */
-    protected abstract boolean coalescesRequests();
 
     /** Writes one request, or several in one buffer (without flushing). */
     protected void write(ByteBuf requests) {

@@ -9,16 +9,8 @@ import io.ricochet.codec.FrameRun;
  * framework's decoder hands it each read's replies as one {@link FrameRun}, checked where they lie.
  */
 final class TcpLane extends FrameLane {
-    private final int width;
-
     TcpLane(HeldConnections load, LoopDriver driver, long id) {
-        super(load, driver, id);
-        this.width = load.spec().lengthField().width();
-    }
-
-    @Override
-    protected boolean coalescesRequests() {
-        return true;
+        super(load, driver, id, true);
     }
 
     /**

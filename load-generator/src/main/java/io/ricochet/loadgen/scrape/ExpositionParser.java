@@ -366,17 +366,13 @@ public final class ExpositionParser {
             if (i < n && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
                 i++;
             }
-            int digits = 0;
-            while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
-                i++;
-                digits++;
-            }
+            int start = i;
+            i = afterDigits(t, i);
+            int digits = i - start;
             if (i < n && t.charAt(i) == '.') {
-                i++;
-                while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
-                    i++;
-                    digits++;
-                }
+                int fraction = i + 1;
+                i = afterDigits(t, fraction);
+                digits += i - fraction;
             }
             if (digits == 0) {
                 return false;
@@ -386,16 +382,21 @@ public final class ExpositionParser {
                 if (i < n && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
                     i++;
                 }
-                int exponent = 0;
-                while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
-                    i++;
-                    exponent++;
-                }
-                if (exponent == 0) {
+                int exponent = i;
+                i = afterDigits(t, i);
+                if (i == exponent) {
                     return false;
                 }
             }
             return i == n;
+        }
+
+        /** The index after the run of ASCII digits that starts at {@code i} (which is {@code i} if there is none). */
+        private static int afterDigits(String t, int i) {
+            while (i < t.length() && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
+                i++;
+            }
+            return i;
         }
 
         /** A run of characters up to a blank or the line's end. */

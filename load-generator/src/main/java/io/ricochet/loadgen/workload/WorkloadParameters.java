@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The {@code --workload-param KEY=VALUE} pairs given to a {@link WorkloadProvider}, read with a default each. A value
@@ -40,15 +41,7 @@ public final class WorkloadParameters {
     }
 
     public int intValue(String key, int fallback) {
-        String v = stringValue(key, null);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, v, "an integer");
-        }
+        return parsed(key, fallback, Integer::parseInt, "an integer");
     }
 
     /** {@link #intValue(String, int)}, which must lie in {@code min..max}: {@code keys: 0 (expected: 1..100000)}. */
@@ -74,43 +67,38 @@ public final class WorkloadParameters {
     }
 
     public long longValue(String key, long fallback) {
-        String v = stringValue(key, null);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, v, "an integer");
-        }
+        return parsed(key, fallback, Long::parseLong, "an integer");
     }
 
     public double doubleValue(String key, double fallback) {
+        return parsed(key, fallback, trimmed -> {
+            double d = Double.parseDouble(trimmed);
+            if (!Double.isFinite(d)) {
+                throw invalid(key, values.get(key), "a finite number");
+            }
+            return d;
+        }, "a number");
+    }
+
+    /** {@code key}'s value, trimmed, as {@code parse} reads it, or {@code fallback} if not given. */
+    private <T> T parsed(String key, T fallback, Function<String, T> parse, String expected) {
         String v = stringValue(key, null);
         if (v == null) {
             return fallback;
         }
         try {
-            double d = Double.parseDouble(v.trim());
-            if (!Double.isFinite(d)) {
-                throw invalid(key, v, "a finite number");
-            }
-            return d;
+            return parse.apply(v.trim());
         } catch (NumberFormatException e) {
-            throw invalid(key, v, "a number");
+            throw invalid(key, v, expected);
         }
     }
 
     public boolean booleanValue(String key, boolean fallback) {
-        String v = stringValue(key, null);
-        if (v == null) {
-            return fallback;
-        }
-        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+        return parsed(key, fallback, trimmed -> switch (trimmed.toLowerCase(java.util.Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;
             case "false", "no", "off", "0" -> false;
-            default -> throw invalid(key, v, "true or false");
-        };
+            default -> throw invalid(key, values.get(key), "true or false");
+        }, "true or false");
     }
 
     /** Every parameter given, as given. */

@@ -50,7 +50,7 @@ class IntervalMergerTest {
         add(merger, FakeWorker.report(1, 0).setOk(2).build());
         IntervalMerger.Merged next = merger.poll(Set.of(), 0, Long.MAX_VALUE, true);
         assertEquals(1, next.interval);
-        assertEquals(2, next.ok);
+        assertEquals(2, next.counts.ok);
     }
 
     @Test
