@@ -4,8 +4,8 @@
 # the C server's rate in the same round shows. Each round starts both servers, warms the echo server as
 # server-baselines.sh does (one run at the shape), measures the two in turn (the order alternating), and stops them.
 # With PROFILE=1 each round's echo server also writes a JFR recording and its JIT compilation log next to the
-# results, to compare a slow round with a fast one. Each measured run also notes, ten times a second, the CPU its
-# client and the server's busiest thread last ran on, and prints the share of samples on which they shared one.
+# results, to compare a slow round with a fast one. Each measured run also notes how busy the server's I/O thread
+# was (perf's task-clock), which tells a server slowed by its own work from one that was kept off the CPU.
 #
 # usage: bench/fresh-server-rounds.sh [ROUNDS] [SECONDS] [CONNECTIONS:DEPTH:SIZE]
 # Needs the built jars (mvn -B -ntp -DskipTests package) and gcc. Writes target/bench/fresh-rounds/results.txt.
@@ -39,23 +39,23 @@ stop() { # pid
   wait "$1" 2>/dev/null || true
 }
 qps() { "$OUT/echo_client" 127.0.0.1 "$1" "$CONN" "$DEPTH" "$SIZE" "$SECS" | sed 's/.*= \([0-9]*\) replies.*/\1/'; }
-# measured SERVER_PID PORT: the rate, then the share of samples on which the client and the server's busiest thread
-# last ran on one CPU.
+# measured SERVER_PID PORT: the rate, then how busy the server's I/O thread was over the middle of the run (from
+# perf's task-clock; "?" without perf): a server whose only I/O thread runs below 100% while the client waits on it was
+# kept off the CPU, by sharing one with the client for one.
 measured() {
   "$OUT/echo_client" 127.0.0.1 "$2" "$CONN" "$DEPTH" "$SIZE" "$SECS" > "$OUT/client.out" &
-  local client=$! shared=0 samples=0
+  local client=$! busy="?"
   sleep 1
-  while kill -0 "$client" 2> /dev/null; do
-    local busiest cpu_server cpu_client
-    busiest=$(ps -L -o tid=,pcpu= -p "$1" | sort -k2 -rn | head -1 | awk '{print $1}')
-    cpu_server=$(awk '{print $39}' "/proc/$1/task/$busiest/stat" 2> /dev/null || echo -1)
-    cpu_client=$(awk '{print $39}' "/proc/$client/stat" 2> /dev/null || echo -2)
-    samples=$((samples + 1))
-    [ "$cpu_server" = "$cpu_client" ] && shared=$((shared + 1))
-    sleep 0.1
-  done
+  local busiest
+  # The echo server's one event loop, or the C server's one thread.
+  busiest=$(ps -L -o tid=,comm= -p "$1" | awk '$2 ~ /-io-/ {print $1; exit}')
+  busiest=${busiest:-$1}
+  if command -v perf > /dev/null && [ "$SECS" -ge 3 ]; then
+    busy=$(perf stat -x, -e task-clock -t "$busiest" -- sleep $((SECS - 2)) 2>&1 \
+      | awk -F, -v s=$((SECS - 2)) '/task-clock/ {printf "%d%%", $1 / (10 * s)}')
+  fi
   wait "$client" || true
-  echo "$(sed 's/.*= \([0-9]*\) replies.*/\1/' "$OUT/client.out") $((samples == 0 ? 0 : 100 * shared / samples))%"
+  echo "$(sed 's/.*= \([0-9]*\) replies.*/\1/' "$OUT/client.out") $busy"
 }
 
 echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores," \
@@ -74,9 +74,9 @@ for round in $(seq "$ROUNDS"); do
   for s in "${order[@]}"; do
     p="PORT_$s"
     q="PID_$s"
-    read -r rate shared <<< "$(measured "${!q}" "${!p}")"
+    read -r rate busy <<< "$(measured "${!q}" "${!p}")"
     echo "$round $CASE $s $rate" | tee -a "$OUT/results.txt"
-    echo "#   $s shared a CPU with the client in $shared of the samples" | tee -a "$OUT/results.txt"
+    echo "#   $s: its I/O thread ran $busy of the time" | tee -a "$OUT/results.txt"
   done
   stop "$PID_c"
   stop "$PID_ricochet"

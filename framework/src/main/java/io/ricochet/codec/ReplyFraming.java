@@ -5,8 +5,8 @@ import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 
 /**
- * How one connection's frames are cut and its replies framed: made by the pipeline's initializer, one per connection,
- * and handed to its {@link FrameDecoder} and its {@link FrameEncoder}, which never call each other. One of three ways:
+ * How a connection's frames are cut and its replies framed: chosen by the pipeline's initializer and handed to its
+ * {@link FrameDecoder} and its {@link FrameEncoder}, which never call each other. One of three ways:
  * <ul>
  * <li>{@link #runs}: the decoder hands each read's complete frames downstream as one {@link FrameRun}, which a session
  * rewrites in place and the encoder writes as it is: the fast path of a session that answers every frame in place;</li>
@@ -21,6 +21,9 @@ import io.ricochet.config.LengthField;
  * ReplyFraming framing = ReplyFraming.perFrame(LengthField.TWO, 4094);
  * pipeline.addLast(new FrameDecoder(framing, stats), new FrameEncoder(framing, stats), session);
  * }</pre>
+ *
+ * <p>A {@code perFrame} framing holds its connection's frame in hand, so each connection needs one of its own; the
+ * other two hold nothing, and one serves every connection of a listener.
  *
  * <p>While a frame is handed downstream under {@code perFrame}, this vouches for that very buffer, still at the
  * address it was cut at. The read buffer is retained (once per read, not per frame) for as long as its frames are
@@ -103,11 +106,17 @@ public final class ReplyFraming {
 
     /** The frame handed out last has been handled: it is vouched for no longer. */
     void handled() {
-        inHand = null;
+        if (mode == Mode.PER_FRAME) {
+            inHand = null;
+        }
     }
 
     /** Every frame handed out has been handled: none is vouched for any longer, and the read buffer is let go. */
     void handedDown() {
+        if (mode != Mode.PER_FRAME) {
+            // Shared by a listener's connections, and holding nothing: never written.
+            return;
+        }
         inHand = null;
         inHandArray = null;
         if (pinned != null) {
@@ -126,7 +135,7 @@ public final class ReplyFraming {
         if (FrameHeader.prependInHeadroom(body, width)) {
             return true;
         }
-        if (isFrameInHand(body) && FrameHeader.writeInHeadroom(body, width)) {
+        if (mode == Mode.PER_FRAME && isFrameInHand(body) && FrameHeader.writeInHeadroom(body, width)) {
             // Framed once: the frame now belongs to the outbound buffer.
             inHand = null;
             return true;

@@ -11,26 +11,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers a read's frames for an {@link InPlaceFrameHandler}: each body rewritten where it lies, and the run written
  * back as the replies, with no per-frame slice or write. If the handler fails on a frame, the frames before it are
- * answered and the connection closes.
+ * answered and the connection closes. Holds nothing of its own, so an idle connection carries no instance of it.
  */
 final class InPlaceReplies {
     private static final Logger log = LoggerFactory.getLogger(InPlaceReplies.class);
 
-    private final FrameHandler handler;
-    private final TcpFrameSession session;
-    private final ConnectionStats stats;
-    private final int width;
-
-    InPlaceReplies(FrameHandler handler, TcpFrameSession session, ConnectionStats stats, int width) {
-        this.handler = handler;
-        this.session = session;
-        this.stats = stats;
-        this.width = width;
+    private InPlaceReplies() {
     }
 
-    /** Takes ownership of {@code run}. */
-    void answer(FrameRun run) {
-        InPlaceFrameHandler rewriter = (InPlaceFrameHandler) handler;
+    /** Takes ownership of {@code run}, whose frames have length fields {@code width} bytes wide. */
+    static void answer(FrameRun run, InPlaceFrameHandler rewriter, TcpFrameSession session, ConnectionStats stats,
+            int width) {
         ByteBuf frames = run.content();
         int count = run.count();
         int at = frames.readerIndex();

@@ -42,6 +42,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final PipelineCustomizer customizer;
     private final Tls tls;
     private final NoiseHandshakes noise;
+    /** The framing of every connection that answers whole reads in place: it holds nothing, so one serves all. */
+    private final ReplyFraming runs;
     /** That a handler which could answer in place does not, for its customizer: said once per listener. */
     private final AtomicBoolean runsOffSaid = new AtomicBoolean();
     private final Consumer<String> notice;
@@ -82,6 +84,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         this.customizer = customizer;
         this.tls = tls;
         this.notice = notice;
+        this.runs = ReplyFraming.runs(config.lengthField(), config.maxFrame());
     }
 
     @Override
@@ -102,8 +105,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         }
         FrameHandler handler = handlers.get();
         boolean inPlace = handler instanceof InPlaceFrameHandler;
-        ReplyFraming framing = inPlace && customizer.keepsFrameRuns()
-                ? ReplyFraming.runs(config.lengthField(), config.maxFrame())
+        ReplyFraming framing = inPlace && customizer.keepsFrameRuns() ? runs
                 : ReplyFraming.perFrame(config.lengthField(), config.maxFrame());
         FrameDecoder decoder = new FrameDecoder(framing, stats);
         FrameEncoder encoder = new FrameEncoder(framing, stats);

@@ -33,7 +33,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
     private final FrameDecoder decoder;
     private final LingeringClose linger;
     private final TcpFrameSession session;
-    private final InPlaceReplies inPlace;
+    private final int width;
     private ChannelHandlerContext ctx;
     /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
     private CloseReason pendingClose;
@@ -52,7 +52,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
         this.decoder = decoder;
         this.linger = new LingeringClose(lingerNanos, maxCloseNanos);
         this.session = new TcpFrameSession(handler, stats, width, decoder, linger);
-        this.inPlace = new InPlaceReplies(handler, session, stats, width);
+        this.width = width;
     }
 
     /** The connection as its {@link FrameHandler} sees it. */
@@ -80,7 +80,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof FrameRun run) {
-            inPlace.answer(run);
+            InPlaceReplies.answer(run, (InPlaceFrameHandler) handler, session, stats, width);
             return;
         }
         session.handingOver();
