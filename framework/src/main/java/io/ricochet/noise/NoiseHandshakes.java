@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@link ServerNoiseConfig#maxHandshakes} in all and {@link ServerNoiseConfig#maxHandshakesPerAddress} from one
  * source, or it is shed before any key agreement; then its key agreement runs on threads of its own, so a flood of
  * first messages (which costs its sender nothing) takes at most those threads' CPU from the event loops and the
- * connections they serve. The answer goes back to the connection's event loop. A {@link io.ricochet.transport.server.RicochetServer}
- * with {@code noise(...)} makes one and closes it when it stops.
+ * connections they serve. The answer goes back to the connection's event loop. A
+ * {@link io.ricochet.transport.server.RicochetServer} makes one for each Noise listener and closes it when it stops.
  *
  * <pre>{@code
  * try (NoiseHandshakes handshakes = NoiseHandshakes.start(ServerNoiseConfig.of(key), HandshakeCounters.NONE, "noise")) {

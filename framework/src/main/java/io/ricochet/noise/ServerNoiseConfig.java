@@ -13,7 +13,7 @@ import java.time.Duration;
  *         .maxHandshakes(1024)
  *         .maxHandshakesPerAddress(128)
  *         .build();
- * RicochetServer.builder().noise(noise)...
+ * RicochetServer.builder().listen(Listener.tcp(7500).noise(noise))...
  * }</pre>
  *
  * @param keyPair                 the static key its clients pin

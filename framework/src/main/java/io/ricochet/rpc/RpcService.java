@@ -5,9 +5,7 @@ import io.ricochet.config.Checks;
 import io.ricochet.config.LengthField;
 import io.ricochet.transport.server.Listener;
 import io.ricochet.transport.server.ListenerService;
-import io.ricochet.transport.session.FrameHandler;
 import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * RPC as a listener of a {@link io.ricochet.transport.server.RicochetServer}: the methods of an {@link RpcDispatcher}, which
@@ -55,7 +53,7 @@ public final class RpcService {
      */
     public Listener listener(int port) {
         return Listener.tcp(port).protocol(METER_TAG).framing(LengthField.FOUR, config.maxFrame())
-                .service(new Connections());
+                .service(this::start);
     }
 
     /** The agent, if this service was built with one; else null. */
@@ -63,30 +61,18 @@ public final class RpcService {
         return agent;
     }
 
-    /** One listener's calls: its meters, registered at the server's start, and a connection per session. */
-    private final class Connections implements ListenerService {
-        private RpcMetrics serverMetrics;
-        private RpcMetrics forwardMetrics;
-
-        @Override
-        public Supplier<FrameHandler> start(MeterRegistry registry, String name) {
-            RpcMetrics served = RpcMetrics.server(registry, name, config);
-            RpcMetrics forwarded = RpcMetrics.client(registry, name, config);
-            RpcMetrics.register(served, forwarded);
-            serverMetrics = served;
-            forwardMetrics = forwarded;
-            return () -> new RpcConnection(config, router, forwarded, served, Duration.ZERO, false, gate,
-                    connection -> { }, agent == null ? connection -> { } : agent::dropRoutes,
-                    connection -> { }).frameHandler();
-        }
-
-        @Override
-        public void stop() {
-            if (serverMetrics != null) {
-                serverMetrics.close();
-                forwardMetrics.close();
-            }
-        }
+    /** One listener's calls: its meters, registered at its server's start and removed at its stop, and a connection
+     * per session. Each start makes its own, so one listener value may serve several listeners and servers. */
+    private ListenerService.Started start(MeterRegistry registry, String name) {
+        RpcMetrics served = RpcMetrics.server(registry, name, config);
+        RpcMetrics forwarded = RpcMetrics.client(registry, name, config);
+        RpcMetrics.register(served, forwarded);
+        return ListenerService.started(() -> new RpcConnection(config, router, forwarded, served, Duration.ZERO, false,
+                gate, connection -> { }, agent == null ? connection -> { } : agent::dropRoutes,
+                connection -> { }).frameHandler(), () -> {
+                    served.close();
+                    forwarded.close();
+                });
     }
 
     /** Builds an {@link RpcService}; a {@link #dispatcher} is required. */

@@ -38,6 +38,7 @@ import io.ricochet.tls.ServerTlsConfig;
 import io.ricochet.transport.Protocol;
 import io.ricochet.transport.client.FrameClient;
 import io.ricochet.transport.server.Listener;
+import io.ricochet.transport.server.ListenerService;
 import io.ricochet.transport.server.RicochetServer;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -137,6 +138,54 @@ class ManyListenersTest {
         List<Meter> left = registry.getMeters().stream()
                 .filter(m -> "one".equals(m.getId().getTag(MeterNames.TAG_NAME))).toList();
         assertTrue(left.isEmpty(), "the stop removes every listener's meters: " + left);
+    }
+
+    /** Regression: the service's start kept its meters in fields, so a second listener of one value overwrote them. */
+    @Test
+    void oneRpcListenerValueServesTwoListenersAndTwoServersEachWithMetersOfItsOwn() {
+        Listener rpc = RpcService.builder().dispatcher(new RpcDispatcher()).build().listener(0);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RicochetServer both = RicochetServer.builder().config(TestServers.config(TransportKind.AUTO).build())
+                .listen(rpc.name("a")).listen(rpc.name("b")).meterRegistry(registry).build().startAndAwait();
+        RicochetServer other = RicochetServer.builder().config(TestServers.config(TransportKind.AUTO).build())
+                .listen(rpc.name("c")).meterRegistry(registry).build().startAndAwait();
+        assertEquals(3, registry.find(RpcMetrics.SERVER_IN_FLIGHT).gauges().size());
+        both.close();
+        assertEquals(List.of("c"), registry.find(RpcMetrics.SERVER_IN_FLIGHT).gauges().stream()
+                .map(g -> g.getId().getTag(MeterNames.TAG_NAME)).toList(), "a and b removed, c untouched");
+        other.close();
+        assertTrue(registry.find(RpcMetrics.SERVER_IN_FLIGHT).gauges().isEmpty());
+    }
+
+    /** Regression: a service whose stop threw left the server unterminated, its loops and other meters held. */
+    @Test
+    void aServiceThatFailsToStopDoesNotKeepTheServerFromTerminating() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Listener failing = Listener.tcp(0).service((r, name) -> ListenerService.started(ReverseEcho::new, () -> {
+            throw new IllegalStateException("stop failed on purpose");
+        }));
+        RicochetServer server = RicochetServer.builder().config(TestServers.config(TransportKind.AUTO).build())
+                .handler(new ReverseEcho()).listen(failing).listen(Listener.udp(0)).meterRegistry(registry).name("f")
+                .build().startAndAwait();
+        server.stop().get(20, TimeUnit.SECONDS);
+        assertTrue(server.terminationFuture().isDone());
+        assertTrue(registry.getMeters().isEmpty(), "every listener's meters removed: " + registry.getMeters());
+    }
+
+    /** Regression: an Error during the start (a native that will not link) left the server starting for good. */
+    @Test
+    void anErrorDuringTheStartFailsItAndReleasesWhatItTook() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Listener broken = Listener.tcp(0).name("broken").service((r, name) -> {
+            throw new LinkageError("no native here");
+        });
+        RicochetServer server = RicochetServer.builder().config(TestServers.config(TransportKind.AUTO).build())
+                .handler(new ReverseEcho()).listen(Listener.tcp(0)).listen(broken).meterRegistry(registry).build();
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> server.start().get(20, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof LinkageError, String.valueOf(e.getCause()));
+        server.stop().get(20, TimeUnit.SECONDS);
+        assertTrue(registry.getMeters().isEmpty(), "nothing left registered: " + registry.getMeters());
     }
 
     @Test

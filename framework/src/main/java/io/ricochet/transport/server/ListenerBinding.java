@@ -12,12 +12,15 @@ import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@link Listener} of a running server: its meters and service, its socket, and its sessions' drain. The server
  * calls {@link #prepare} for every listener before it binds any, so a clash fails the start with nothing bound.
  */
 abstract class ListenerBinding {
+    private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);
     final Listener listener;
     /** The server's config as this listener sees it (see {@link Listener#resolve}). */
     final ServerConfig config;
@@ -25,7 +28,7 @@ abstract class ListenerBinding {
     TransportCounters counters = TransportCounters.NONE;
     Supplier<FrameHandler> handlers;
     private TransportMeters meters;
-    private ListenerService service;
+    private ListenerService.Started started;
 
     ListenerBinding(Listener listener, ServerConfig config, ListenerContext context) {
         this.listener = listener;
@@ -54,9 +57,10 @@ abstract class ListenerBinding {
     /** Registers the meters and starts the service; throws {@link IllegalStateException} on a meter clash. */
     void prepare() {
         // The service first: a layer's own meters name the clash more plainly than the transport's.
-        ListenerService starting = listener.service() != null ? listener.service() : context.defaultService();
-        handlers = starting.start(context.registry(), meterName());
-        service = starting;
+        ListenerService service = listener.service() != null ? listener.service() : context.defaultService();
+        ListenerService.Started made = service.start(context.registry(), meterName());
+        started = made;
+        handlers = made::handler;
         if (context.registry() != null) {
             meters = TransportMeters.register(context.registry(), meterName(), listener.protocol(), "server",
                     context.loops().kind().label(), this::active);
@@ -82,13 +86,27 @@ abstract class ListenerBinding {
     /** Closes the socket (and a QUIC listener's connections); completes when it is closed. */
     abstract CompletableFuture<Void> close();
 
-    /** Removes the meters and stops the service; after the close. */
+    /** After a failed start: admits nothing more, closes at once what was accepted meanwhile, and the socket. */
+    CompletableFuture<Void> abort() {
+        return close();
+    }
+
+    /**
+     * Removes the meters and stops what the service's start made; after the close. Each step runs whatever the one
+     * before it did: a service's {@code stop} that throws is logged, and the release goes on.
+     */
     void release() {
         if (meters != null) {
             meters.close();
         }
-        if (service != null) {
-            service.stop();
+        ListenerService.Started made = started;
+        started = null;
+        if (made != null) {
+            try {
+                made.stop();
+            } catch (RuntimeException e) {
+                log.warn("{}: its service failed to stop", listener, e);
+            }
         }
     }
 

@@ -77,10 +77,11 @@ public final class RicochetServer implements AutoCloseable {
                     + " (expected: new; a server starts at most once)"));
         }
         CompletableFuture<RicochetServer> result = new CompletableFuture<>();
+        // Each bind begun, settled or not: a failed start closes a socket only once its bind is over.
+        List<CompletableFuture<Void>> binds = new ArrayList<>();
         try {
             // Every meter and service first: a clash must fail the start before anything is bound.
             bindings.forEach(ListenerBinding::prepare);
-            List<CompletableFuture<Void>> binds = new ArrayList<>();
             bindings.forEach(b -> binds.add(b.bind()));
             CompletableFuture.allOf(binds.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
                 if (e == null) {
@@ -89,7 +90,8 @@ public final class RicochetServer implements AutoCloseable {
                     binding.completeExceptionally(e);
                 }
             });
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too (a native that will not link): the start must still fail, and release what it took.
             binding.completeExceptionally(e instanceof IllegalStateException
                     ? new ServerStartException("cannot start " + context.name() + ": " + e.getMessage(), e) : e);
         }
@@ -101,13 +103,17 @@ public final class RicochetServer implements AutoCloseable {
             } else {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 state.set(State.STOPPING);
-                List<CompletableFuture<Void>> closing = new ArrayList<>();
-                bindings.forEach(b -> closing.add(b.close()));
-                CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).thenCompose(x -> release())
-                        .whenComplete((x, y) -> {
+                CompletableFuture.allOf(binds.stream().map(b -> b.handle((x, y) -> null))
+                                .toArray(CompletableFuture[]::new))
+                        .thenCompose(x -> {
+                            List<CompletableFuture<Void>> closing = new ArrayList<>();
+                            bindings.forEach(b -> closing.add(b.abort()));
+                            return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+                        })
+                        .whenComplete((x, y) -> release().whenComplete((z, w) -> {
                             terminate();
                             result.completeExceptionally(cause);
-                        });
+                        }));
             }
         });
         return result;
@@ -260,26 +266,40 @@ public final class RicochetServer implements AutoCloseable {
                 .thenApply(v -> false)
                 .completeOnTimeout(true, config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((timedOut, e) -> {
-                    for (ListenerBinding b : bindings) {
-                        for (Channel ch : b.openSessions()) {
-                            if (Boolean.TRUE.equals(timedOut)) {
-                                log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(),
-                                        config.shutdownTimeout());
-                            }
-                            ch.close();
-                        }
-                        b.close();
+                    try {
+                        closeWhatIsLeft(Boolean.TRUE.equals(timedOut));
+                    } finally {
+                        release().whenComplete((x, y) -> {
+                            log.info("shut down");
+                            terminate();
+                        });
                     }
-                    release().whenComplete((x, y) -> {
-                        log.info("shut down");
-                        terminate();
-                    });
                 });
+    }
+
+    /** Closes the sessions a drain left open (saying so when the shutdown timeout ran out) and every socket. */
+    private void closeWhatIsLeft(boolean timedOut) {
+        for (ListenerBinding b : bindings) {
+            for (Channel ch : b.openSessions()) {
+                if (timedOut) {
+                    log.warn("stop: {} still open after {}; closing it", ch.remoteAddress(), config.shutdownTimeout());
+                }
+                ch.close();
+            }
+            b.close();
+        }
     }
 
     /** Removes the meters, stops the services and the Noise handshake threads and, if it made them, the loops. */
     private CompletableFuture<Void> release() {
-        bindings.forEach(ListenerBinding::release);
+        for (ListenerBinding b : bindings) {
+            try {
+                b.release();
+            } catch (RuntimeException e) {
+                // The others, and the loops, are released all the same, and the server terminates.
+                log.warn("stop: {} not released cleanly", b.listener, e);
+            }
+        }
         return ownsLoops ? loops.shutdown() : CompletableFuture.completedFuture(null);
     }
 

@@ -165,7 +165,9 @@ public final class ServerBuilder {
 
     /**
      * Every TCP connection also takes a place in {@code budget}, which other servers of the process may share; by
-     * default the server's listeners share one of the config's {@code maxConnections}.
+     * default the server's listeners share one of the config's {@code maxConnections}, so a busy listener can fill it
+     * for all: give a budget larger than one listener's cap (the echo server gives the open-file limit's) to keep a
+     * flood on one port from refusing the others.
      */
     public ServerBuilder connectionBudget(ConnectionBudget budget) {
         this.budget = Checks.notNull("budget", budget);

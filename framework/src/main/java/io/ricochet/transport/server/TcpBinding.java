@@ -126,6 +126,12 @@ final class TcpBinding extends ListenerBinding {
     }
 
     @Override
+    CompletableFuture<Void> abort() {
+        connections.close().forEach(Channel::close);
+        return close();
+    }
+
+    @Override
     Collection<Channel> openSessions() {
         return connections.channels();
     }

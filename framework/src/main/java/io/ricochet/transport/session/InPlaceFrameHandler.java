@@ -6,8 +6,9 @@ import io.netty.buffer.ByteBuf;
  * A {@link FrameHandler} whose reply to every frame is that frame, rewritten in place to a body of the same length
  * (the echo protocols). A TCP server then answers a whole read at once: every complete frame in it is rewritten
  * inside the read buffer, and the run of frames goes back as one write, received length fields and all, with no
- * per-frame slice, pipeline traversal or write. Elsewhere (UDP, or a pipeline given handlers of its own between the
- * decoder and the session) each frame goes through {@link #onFrame}, which does the same one frame at a time.
+ * per-frame slice, pipeline traversal or write. Elsewhere (UDP, or a pipeline customizer that does not declare
+ * {@link io.ricochet.transport.PipelineCustomizer#keepsFrameRuns}) each frame goes through {@link #onFrame}, which does
+ * the same one frame at a time.
  */
 public interface InPlaceFrameHandler extends FrameHandler {
 
