@@ -49,6 +49,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+/**
+ * The {@code echo-server} command. Longer than 300 lines: a picocli command, about 170 lines of which are its option
+ * declarations, the rest turning them into one server's configs and listeners.
+ */
 @Command(name = "echo-server", mixinStandardHelpOptions = true, version = "ricochet echo-server 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Answers every frame with the same frame, body reversed, over TCP and UDP, and serves "

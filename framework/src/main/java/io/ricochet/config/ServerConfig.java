@@ -8,6 +8,8 @@ import java.time.Duration;
 
 /**
  * Everything a {@code RicochetServer} needs to bind and serve, validated once at construction.
+ * Longer than 300 lines: a record of many settings, each with its documented parameter, its check and its builder
+ * method.
  *
  * @param host                   address the TCP and UDP listeners bind
  * @param tcpPort                TCP port, 0 for an ephemeral one, {@link #DISABLED} for no TCP listener

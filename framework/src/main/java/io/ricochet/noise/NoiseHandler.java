@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code kind=noise}. A server's key agreement runs where its {@link NoiseHandshakes} runs it, off the event loop,
  * or is shed there before any work: the connection is then closed, counted in {@code ricochet.noise.handshakes.shed}
  * and as {@code reason=limit}.
+ *
+ * <p>Longer than 300 lines: the handshake, the opening of inbound messages and the sealing at flush are one
+ * connection's state machine (keys, pending plaintext and promises, failure flags) whose steps must see each other.
  */
 public final class NoiseHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final Logger log = LoggerFactory.getLogger(NoiseHandler.class);

@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #send} may be used from any thread.
  *
  * <p>A cancel is told to the callee through {@link PeerSupport}, which knows whether the peer understands one.
+ *
+ * <p>Longer than 300 lines: the ways a call ends race for one pending table and one timer, so they are kept in one
+ * place where each can be seen to remove the call once.
  */
 final class CallTable {
     /**

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * The requests the peer sends on one connection: checks them, routes them, answers them, and tells
  * their handlers when the caller stops waiting. Event-loop confined; answers may complete on any thread
  * and hop to the loop.
+ *
+ * <p>Longer than 300 lines: every way a request ends (refused, authenticated, answered with bytes or a message,
+ * cancelled, its connection lost) goes through the one serving table, so they are kept where they can be seen together.
  */
 final class RequestServer {
     /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */

@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * with an executor for blocking work). With keepalive on, a connection that has sent nothing, or heard
  * nothing, for the keepalive interval pings its peer (which resets the peer's idle timeout), and one
  * that then hears nothing at all for another interval is closed.
+ *
+ * <p>Longer than 300 lines: it is both the public face of a connection (the call overloads, untyped and typed) and the
+ * event-loop state behind it (opening, keepalive, closing); requests and calls themselves are already in
+ * {@link RequestServer} and {@link CallTable}.
  */
 public final class RpcConnection {
     /** The built-in method a keepalive calls; every RPC end answers it. */

@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * System.out.println("tcp on " + server.tcpAddress() + ", tls on " + server.address(tls));
  * server.terminationFuture().join();
  * }</pre>
+ *
+ * <p>Longer than 300 lines: the lifecycle (start, drain, stop, release) is one state machine over the listeners' bindings,
+ * kept in one place; the rest is its public accessors.
  */
 public final class RicochetServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);

@@ -45,6 +45,9 @@ import java.util.Objects;
  *         .workload(myRpcWorkload).clients(10).inFlight(4).requests(50_000)
  *         .threshold("errors==0").run();
  * }</pre>
+ *
+ * <p>Longer than 300 lines: its builders are nested ({@code LoadTest.Frames}, {@code LoadTest.Rpc}) as the public API
+ * names them, and their length is their documented settings.
  */
 public final class LoadTest {
     private LoadTest() {

@@ -45,6 +45,11 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
+/**
+ * The {@code controller} command: one scenario run over several workers. Longer than 300 lines: a picocli command
+ * whose option declarations (a Kubernetes group among them) and the checks and steps of one run all read the same
+ * option fields.
+ */
 @Command(name = "controller", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs a scenario over --workers workers as one run: local worker JVMs (default) or a Kubernetes "
                 + "Indexed Job. Splits connections, rates and seeds, starts the workers together, merges their "

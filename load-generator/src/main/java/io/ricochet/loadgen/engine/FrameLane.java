@@ -16,6 +16,9 @@ import io.ricochet.transport.client.FrameClient;
  * requests in order, records latency from the intended and the actual send, and fails requests that outlive the
  * timeout. Per request it keeps two numbers in a ring, nothing else; counts are published once per read or tick.
  * Event-loop confined.
+ *
+ * <p>Longer than 300 lines: sending, matching replies in order, timeouts and the counts all work on the one ring of
+ * requests in flight.
  */
 abstract class FrameLane extends Lane {
     /** A batch is written before it would grow past this; a larger request goes out in a buffer of its own. */

@@ -26,6 +26,9 @@ import java.util.function.IntFunction;
  *
  * Writing allocates nothing: digits and hex go straight into the buffer or array. A template is immutable and may be
  * shared by every event loop.
+ *
+ * <p>Longer than 300 lines: the parser, the two allocation-free writers (into a {@link ByteBuf} or an array) and the
+ * derived random bytes must agree on every placeholder kind, so they stay in one class.
  */
 public final class Template {
     /** The most random bytes one placeholder makes. */

@@ -39,6 +39,8 @@ import java.util.function.Consumer;
  * read: the reader keeps nothing of the lines it has read. The body's own size is the caller's to bound (see
  * {@link MetricsScraper#MAX_BODY_BYTES}). Anything that does not follow the grammar is refused with an
  * {@link ExpositionException} naming the line, and nothing else is thrown (but what the consumer throws).
+ *
+ * <p>Longer than 300 lines: the grammar above is read in one place, a method per rule on the line's {@code Cursor}.
  */
 public final class ExpositionParser {
     /** The longest line read, in characters. */
