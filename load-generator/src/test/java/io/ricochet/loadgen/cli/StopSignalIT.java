@@ -131,8 +131,14 @@ class StopSignalIT {
                 .get("merged").get("ok").asLong());
     }
 
+    /**
+     * The load generator in a JVM of its own, SIGINT at its default: a build started in the background by a shell
+     * without job control ({@code .ci/run &}) ignores SIGINT, every process below it inherits that, and the JVM then
+     * leaves Ctrl-C to nobody, as a terminal's would never be. {@code env --default-signal} (GNU coreutils) resets it.
+     */
     private static Process start(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), LoadGeneratorMain.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
