@@ -20,8 +20,14 @@ import java.util.regex.PatternSyntaxException;
  *       reference in RE, comments mode, a quantifier right after a placeholder, a placeholder inside a character class
  *       or a quote), the pattern is compiled per reply instead: right, but slow.</li>
  * </ul>
+ *
+ * @param source   the expression as given, placeholders and all
+ * @param template the template over the expression's text; its placeholders are the expression's
+ * @param fixed    without placeholders: the pattern for every reply; otherwise null
+ * @param captured with values that change per request: the pattern reading them from a prefix ({@link #captured}),
+ *                 or null to compile per reply
  */
-final class Regex {
+record Regex(String source, Template template, Pattern fixed, Pattern captured) {
     private static final String GROUP = "ricochetValue";
     /** Between values in the text {@link #captured} reads them from; no value holds one. */
     static final char SEPARATOR = '\n';
@@ -29,20 +35,6 @@ final class Regex {
     private static final Pattern NUMBERED_BACK_REFERENCE = Pattern.compile("\\\\[1-9]");
     private static final Pattern COMMENTS_FLAG = Pattern.compile("\\(\\?[a-zA-Z-]*x");
     private static final String QUANTIFIERS = "*+?{";
-
-    private final String source;
-    private final Template template;
-    /** Without placeholders: the pattern. */
-    private final Pattern fixed;
-    /** With values that change per request: the pattern reading them from a prefix, or null to compile per reply. */
-    private final Pattern captured;
-
-    private Regex(String source, Template template, Pattern fixed, Pattern captured) {
-        this.source = source;
-        this.template = template;
-        this.fixed = fixed;
-        this.captured = captured;
-    }
 
     /**
      * Parses {@code source}; an IllegalArgumentException if its placeholders or the pattern around them are wrong:
@@ -129,21 +121,6 @@ final class Regex {
             }
         }
         return false;
-    }
-
-    /** The template over the expression's text; its placeholders are the expression's. */
-    Template template() {
-        return template;
-    }
-
-    /** The pattern for every reply, or null when it has placeholders. */
-    Pattern fixed() {
-        return fixed;
-    }
-
-    /** The pattern that reads per-request values from the text ({@link #captured}), or null. */
-    Pattern captured() {
-        return captured;
     }
 
     /** The pattern with {@code request}'s values quoted in: per connection, or per reply as the last resort. */

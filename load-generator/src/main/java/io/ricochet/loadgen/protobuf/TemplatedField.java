@@ -13,9 +13,15 @@ import io.ricochet.loadgen.workload.Context;
  * takes the filled-in text as it is, and an integer field its digits, with no JSON in between; any other value (a
  * bool, an enum, bytes as base64, a timestamp, a struct) goes through JsonFormat, as the value alone, so it means what
  * it would in the whole message.
+ *
+ * @param type     the message type whose JsonFormat parser reads the values that go through JSON
+ * @param path     where in the message the value goes
+ * @param kind     how the filled-in text becomes the value
+ * @param template the value's text, placeholders and all
  */
-final class TemplatedField {
-    private enum Kind {
+record TemplatedField(MessageType type, FieldPath path, Kind kind, Template template) {
+    /** How the filled-in text becomes the field's value. */
+    enum Kind {
         /** A string field: the text. */
         STRING,
         /** An integer field: the text's digits; JsonFormat's wider syntax ("1e3") and errors through {@link #JSON}. */
@@ -24,18 +30,6 @@ final class TemplatedField {
         QUOTED,
         /** A value given as JSON other than a string (a struct, a list): the JSON text, through JsonFormat. */
         JSON
-    }
-
-    private final MessageType type;
-    private final FieldPath path;
-    private final Kind kind;
-    private final Template template;
-
-    private TemplatedField(MessageType type, FieldPath path, Kind kind, Template template) {
-        this.type = type;
-        this.path = path;
-        this.kind = kind;
-        this.template = template;
     }
 
     /** The value {@code json} gives at {@code path}, a value JsonFormat has parsed once already. */
@@ -53,10 +47,6 @@ final class TemplatedField {
                     new TemplatedField(type, path, Kind.INTEGER, text);
             default -> new TemplatedField(type, path, Kind.QUOTED, text);
         };
-    }
-
-    FieldPath path() {
-        return path;
     }
 
     /** Puts the value for {@code request} into {@code message}. */
