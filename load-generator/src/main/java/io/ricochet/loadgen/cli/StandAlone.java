@@ -20,15 +20,20 @@ import picocli.CommandLine;
  */
 final class StandAlone implements AutoCloseable {
     private final StopSignals signals;
-    private final GeneratorMetrics metrics;
-    private final JvmProcessMetrics jvm;
-    private final MetricsEndpoint endpoint;
+    /** What {@code --metrics-port} started, or null without it. */
+    private final Served served;
 
-    private StandAlone(StopSignals signals, GeneratorMetrics metrics, JvmProcessMetrics jvm, MetricsEndpoint endpoint) {
+    private StandAlone(StopSignals signals, Served served) {
         this.signals = signals;
-        this.metrics = metrics;
-        this.jvm = jvm;
-        this.endpoint = endpoint;
+        this.served = served;
+    }
+
+    /** The figures the endpoint serves, the process's and the run's, and the endpoint: started and closed together. */
+    private record Served(GeneratorMetrics metrics, JvmProcessMetrics jvm, MetricsEndpoint endpoint) {
+        void close() {
+            endpoint.close();
+            jvm.close();
+        }
     }
 
     /** Installs the stop signals and, with {@code --metrics-port}, starts the endpoint and says where it is. */
@@ -38,7 +43,7 @@ final class StandAlone implements AutoCloseable {
                     + " (expected: 0..65535)");
         }
         if (common.metricsPort == null) {
-            return new StandAlone(StopSignals.install(err), null, null, null);
+            return new StandAlone(StopSignals.install(err), null);
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JvmProcessMetrics jvm = new JvmProcessMetrics();
@@ -53,12 +58,12 @@ final class StandAlone implements AutoCloseable {
             throw e;
         }
         err.println("metrics " + endpoint.metricsUrl());
-        return new StandAlone(StopSignals.install(err), metrics, jvm, endpoint);
+        return new StandAlone(StopSignals.install(err), new Served(metrics, jvm, endpoint));
     }
 
     /** The hooks of a load this command runs: a stop signal ends it, and its intervals feed the metrics. */
     RunHooks hooks() {
-        return hooks(metrics);
+        return hooks(served != null ? served.metrics() : null);
     }
 
     /** The hooks of an uncounted load (ramp's warmup step): a stop signal ends it; the metrics never see it. */
@@ -84,7 +89,7 @@ final class StandAlone implements AutoCloseable {
 
     /** Where the controller's merged intervals go: the metrics, or nowhere. */
     Consumer<Interval> intervals() {
-        return metrics != null ? metrics : interval -> { };
+        return served != null ? served.metrics() : interval -> { };
     }
 
     /** Whether a signal asked the run to stop: a command of several runs starts no more. */
@@ -105,9 +110,8 @@ final class StandAlone implements AutoCloseable {
     @Override
     public void close() {
         signals.close();
-        if (endpoint != null) {
-            endpoint.close();
-            jvm.close();
+        if (served != null) {
+            served.close();
         }
     }
 }
