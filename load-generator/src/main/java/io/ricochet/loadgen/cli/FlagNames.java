@@ -2,7 +2,9 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.UsageErrors;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -11,35 +13,20 @@ import picocli.CommandLine.ParameterException;
  * rather than the field of {@code LoadSpec} or of the RPC run it checked ({@code minSize: 70000}).
  */
 final class FlagNames {
-    /** A field that commands take under different flags lists each; the one the failing command has is named. */
-    private static final Map<String, List<String>> FLAGS = Map.ofEntries(
-            Map.entry("connections", List.of("--connections", "--concurrency")),
-            Map.entry("connectRate", List.of("--connect-rate")),
-            Map.entry("pipeline", List.of("--pipeline")),
-            Map.entry("rate", List.of("--rate")),
-            Map.entry("perConnectionRate", List.of("--per-connection-rate")),
-            Map.entry("minSize", List.of("--size")),
-            Map.entry("maxSize", List.of("--size", "--max-size")),
-            Map.entry("requestsPerStep", List.of("--requests-per-step")),
-            Map.entry("sockets", List.of("--sockets")),
-            Map.entry("startRate", List.of("--start-rate")),
-            Map.entry("factor", List.of("--factor")),
-            Map.entry("refine", List.of("--refine")),
-            Map.entry("size", List.of("--size")),
+    /** Fields whose flag is their name in kebab case: {@code connectRate} comes from {@code --connect-rate}. */
+    private static final Set<String> SAME_NAME = Set.of("connectRate", "pipeline", "rate", "perConnectionRate",
+            "requestsPerStep", "sockets", "startRate", "factor", "refine", "size", "lengthField", "duration", "warmup",
+            "timeout", "interval", "ioThreads", "inFlight", "maxLoss", "precision", "maxTrials");
+
+    /** A field that commands take under other flags lists each; the one the failing command has is named. */
+    private static final Map<String, List<String>> OTHER_NAMES = Map.of(
+            "connections", List.of("--connections", "--concurrency"),
+            "minSize", List.of("--size"),
+            "maxSize", List.of("--size", "--max-size"),
             // The embedded server's max frame is sized from --size.
-            Map.entry("maxFrame", List.of("--size")),
-            Map.entry("lengthField", List.of("--length-field")),
-            Map.entry("duration", List.of("--duration")),
-            Map.entry("warmup", List.of("--warmup")),
-            Map.entry("timeout", List.of("--timeout")),
-            Map.entry("interval", List.of("--interval")),
-            Map.entry("ioThreads", List.of("--io-threads")),
-            Map.entry("clients", List.of("--clients", "--pairs")),
-            Map.entry("requests", List.of("--requests", "--cycles")),
-            Map.entry("inFlight", List.of("--in-flight")),
-            Map.entry("maxLoss", List.of("--max-loss")),
-            Map.entry("precision", List.of("--precision")),
-            Map.entry("maxTrials", List.of("--max-trials")));
+            "maxFrame", List.of("--size"),
+            "clients", List.of("--clients", "--pairs"),
+            "requests", List.of("--requests", "--cycles"));
 
     private FlagNames() {
     }
@@ -50,7 +37,14 @@ final class FlagNames {
     }
 
     private static String flag(CommandSpec command, String field) {
-        return FLAGS.getOrDefault(field, List.of()).stream().filter(f -> command.findOption(f) != null).findFirst()
-                .orElse(null);
+        return flags(field).stream().filter(f -> command.findOption(f) != null).findFirst().orElse(null);
+    }
+
+    /** The flags {@code field} may come from, or none for a field that no flag sets alone. */
+    private static List<String> flags(String field) {
+        if (SAME_NAME.contains(field)) {
+            return List.of("--" + field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT));
+        }
+        return OTHER_NAMES.getOrDefault(field, List.of());
     }
 }
