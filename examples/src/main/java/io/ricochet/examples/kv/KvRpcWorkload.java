@@ -30,18 +30,13 @@ import io.ricochet.loadgen.workload.RpcWorkload;
  *
  * <p>Size the server's store for it: every connection fills up to {@code keys} keys.
  */
-public final class KvRpcWorkload extends KvModelWorkload implements RpcWorkload {
+public final class KvRpcWorkload extends KvModelWorkload<RpcConversation> implements RpcWorkload {
     /**
      * @param keys     keys per connection, 1..100,000
      * @param getShare the share of calls that are gets, 0..1; the rest are puts
      */
     public KvRpcWorkload(int keys, double getShare) {
-        super(keys, getShare);
-    }
-
-    @Override
-    public RpcConversation open(Context connection) {
-        return new Conversation(model(connection));
+        super(keys, getShare, Conversation::new);
     }
 
     /** One connection's requests and checks, all from its model. */

@@ -24,18 +24,13 @@ import java.nio.charset.StandardCharsets;
  * <p>Size the server's store for it: every connection fills up to {@code keys} keys, and a put refused as {@code
  * error full} is a bad reply (the gets of that key after it are too).
  */
-public final class KvTextWorkload extends KvModelWorkload implements FrameWorkload {
+public final class KvTextWorkload extends KvModelWorkload<FrameConversation> implements FrameWorkload {
     /**
      * @param keys     keys per connection, 1..100,000
      * @param getShare the share of requests that are gets, 0..1; the rest are puts
      */
     public KvTextWorkload(int keys, double getShare) {
-        super(keys, getShare);
-    }
-
-    @Override
-    public FrameConversation open(Context connection) {
-        return new Conversation(model(connection));
+        super(keys, getShare, Conversation::new);
     }
 
     /** One connection's requests and checks, all from its model. */
