@@ -9,18 +9,12 @@ import io.ricochet.loadgen.workload.FrameConversation;
  * One connection's generated bodies ({@link Payload}): each derived from (seed, connection, sequence) and derived again
  * to check its reply, so nothing is kept between a request and its reply. A reply that must be the body, reversed or
  * not, is compared here, in place, as the load generator has always done; any other expectation is delegated.
+ *
+ * @param payload  the bodies
+ * @param reversed whether a reply compared here is the body reversed, rather than the body as sent
+ * @param other    the check of any other expectation; null when the reply is compared with the body here
  */
-final class GeneratedConversation implements FrameConversation {
-    private final Payload payload;
-    private final boolean reversed;
-    /** Null when the reply is compared with the body here. */
-    private final ReplyCheck other;
-
-    GeneratedConversation(Payload payload, boolean reversed, ReplyCheck other) {
-        this.payload = payload;
-        this.reversed = reversed;
-        this.other = other;
-    }
+record GeneratedConversation(Payload payload, boolean reversed, ReplyCheck other) implements FrameConversation {
 
     @Override
     public void request(Context request, ByteBuf body) {
