@@ -48,10 +48,8 @@ final class LoadOptions {
             description = "Local addresses bound round-robin: a,b,c or a range 127.0.0.2-127.0.0.40.")
     Converters.SourceAddresses sourceAddresses = new Converters.SourceAddresses(List.of());
 
-    @Shard(Shard.Rule.CONNECTION_OFFSET)
-    @Option(names = "--first-connection", hidden = true, defaultValue = "0",
-            description = "The run-wide number of this process's first connection; a controller gives each worker its own.")
-    long firstConnection;
+    @Mixin
+    FirstConnectionOption firstConnection = new FirstConnectionOption();
 
     @Mixin
     FrameWorkloadOptions requests = new FrameWorkloadOptions();

@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** What both RPC commands take beside their clients and amount of work: body size, deadline, uncounted warmup. */
@@ -18,8 +19,6 @@ final class RpcOptions {
             + "on the same connections, to warm both JITs; a count, not a duration (default: ${DEFAULT-VALUE}).")
     long warmup;
 
-    @Shard(Shard.Rule.CONNECTION_OFFSET)
-    @Option(names = "--first-connection", hidden = true, defaultValue = "0",
-            description = "The run-wide number of this process's first client; a controller gives each worker its own.")
-    long firstConnection;
+    @Mixin
+    FirstConnectionOption firstConnection = new FirstConnectionOption();
 }

@@ -57,7 +57,7 @@ final class RpcScenarios {
         try {
             io.ricochet.config.Checks.inRange("size", rpc.size, 0, 1 << 20);
             return new RpcSpec(resolved == null ? new java.net.InetSocketAddress(0) : resolved.rpc(), clients, total,
-                    rpc.warmup, inFlight, rate, rpc.timeout, common.seed, common.workerIndex, rpc.firstConnection,
+                    rpc.warmup, inFlight, rate, rpc.timeout, common.seed, common.workerIndex, rpc.firstConnection.value,
                     common.io, common.ioThreads, resolved == null ? null : RunSupport.within(resolved.tls(), rpc.timeout),
                     resolved == null ? null : RunSupport.within(resolved.noise(), rpc.timeout));
         } catch (IllegalArgumentException e) {

@@ -69,7 +69,7 @@ final class Scenarios {
         try {
             LoadSpec.Builder builder = shape.apply(LoadSpec.builder((InetSocketAddress) null)
                     .lengthField(load.field()).duration(load.duration).timeout(load.timeout)
-                    .sourceAddresses(load.sourceAddresses.addresses()).firstConnection(load.firstConnection)
+                    .sourceAddresses(load.sourceAddresses.addresses()).firstConnection(load.firstConnection.value)
                     .seed(common.seed).worker(common.workerIndex).interval(common.interval)
                     .ioThreads(common.ioThreads).transport(common.io));
             LoadSpec spec = builder.target(new InetSocketAddress(0)).build();
