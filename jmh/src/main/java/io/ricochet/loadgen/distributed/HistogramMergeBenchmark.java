@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The controller's cost per worker interval: parse the report, decode its compressed histogram once and
- * add it to the interval's, the worker's and the run's (what {@code Controller.report} does), then emit
+ * add it to the interval's, the worker's and the run's (what {@code RunMerger.add} does, the run's handshake total among them), then emit
  * the interval. A thousand of these per second must
  * take under 10% of one core, i.e. under 100 µs each. One interval is emitted per 1,000 reports. {@code values} is how many latencies the interval
  * recorded; {@code spread} how many distinct buckets they fill (a tight or a wide distribution).
@@ -36,6 +36,7 @@ public class HistogramMergeBenchmark extends BenchmarkBase {
     private final Histogram run = RunStats.newHistogram();
     private final Histogram service = RunStats.newHistogram();
     private final Histogram connect = RunStats.newHistogram();
+    private final Histogram handshake = RunStats.newHistogram();
     private long now;
 
     @Setup
@@ -55,7 +56,7 @@ public class HistogramMergeBenchmark extends BenchmarkBase {
     @Benchmark
     public long decodeAndAdd() throws Exception {
         IntervalReport r = IntervalReport.parseFrom(report);
-        merger.add(r, now++, worker, run, service, connect);
+        merger.add(r, now++, worker, run, service, connect, handshake);
         // A thousand workers' reports make one interval, which the controller then emits.
         if (now % 1000 == 0) {
             merger.poll(java.util.Set.of(), now, 0, true);

@@ -64,12 +64,18 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
             // The total is what merged percentiles rank by. It is summed here bucket by bucket, over every bucket:
             // counts near 2^63 can wrap the histogram's own total to a small number, which would also end an
             // iteration over the recorded values early.
+            // This runs for each of the histogram's tens of thousands of buckets in every report: the field's name is
+            // put together only for a count that fails.
             long total = 0;
             for (HistogramIterationValue bucket : h.allValues()) {
                 long n = bucket.getCountAtValueIteratedTo();
-                count(field + " count at " + bucket.getValueIteratedTo(), n);
+                if (n < 0 || n > MAX_COUNT) {
+                    count(field + " count at " + bucket.getValueIteratedTo(), n);
+                }
                 total += n;
-                count(field + " total count", total);
+                if (total < 0 || total > MAX_COUNT) {
+                    count(field + " total count", total);
+                }
             }
         }
         return h;
