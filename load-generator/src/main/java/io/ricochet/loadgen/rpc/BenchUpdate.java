@@ -19,14 +19,7 @@ import java.util.SplittableRandom;
  * two fields the server sets (its sequence number, rising on each connection, and its receive time) and every other
  * field unchanged.
  */
-public final class BenchUpdate implements RpcWorkload {
-    private final int bodySize;
-    private final long seed;
-
-    public BenchUpdate(int bodySize, long seed) {
-        this.bodySize = bodySize;
-        this.seed = seed;
-    }
+public record BenchUpdate(int bodySize, long seed) implements RpcWorkload {
 
     @Override
     public RpcConversation open(Context connection) {

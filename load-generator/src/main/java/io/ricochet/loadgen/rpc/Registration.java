@@ -24,20 +24,11 @@ import java.util.concurrent.CompletionStage;
  * the owner unregisters it, and the caller's next call must get {@code NOT_FOUND}. A cycle is ok only if all four steps
  * are; each step is timed on its own.
  */
-public final class Registration implements RpcExchange {
+public record Registration(int bodySize, long seed, Duration timeout) implements RpcExchange {
     /** The steps of a cycle, in order, as named in the report. */
     public static final List<String> STEPS = List.of("register", "call", "unregister", "call_missing");
     private static final RpcHandler REVERSE = RpcHandler.sync(BenchMethods::reverse);
 
-    private final int bodySize;
-    private final long seed;
-    private final Duration timeout;
-
-    public Registration(int bodySize, long seed, Duration timeout) {
-        this.bodySize = bodySize;
-        this.seed = seed;
-        this.timeout = timeout;
-    }
 
     @Override
     public int connectionsPerLane() {
