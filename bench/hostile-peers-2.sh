@@ -2,8 +2,9 @@
 # The reliability issue's hostile peers (faults 2-5), before and after: each attack on a fresh process, all on
 # loopback. Prints one line per jar and attack; docs/perf/history.md ("Hostile peers, second round") has the table.
 #
-#   2  load-generator rpc against a server that answers pings but no call (bench/hostile/SilentRpcServer.java):
-#      how long a run of 20 requests takes, and what a SIGTERM'd run at the defaults says it sent
+#   2  load-generator rpc against a server that answers pings but no call (bench/hostile/SilentRpcServer.java, run on
+#      this tree's echo-server jar for both sides, since it is written against this tree's API): how long a run of 20
+#      requests takes, and what a SIGTERM'd run at the defaults says it sent
 #   3  one 1,200-byte QUIC Initial, never acknowledged, and the same Initial alone in a 270-byte datagram: bytes back over 40 s
 #      (bench/hostile/QuicAmplification.java)
 #   4  a flood of replayed Noise first messages: the plain TCP port's round-trip p99 meanwhile, and the server's CPU
@@ -38,8 +39,8 @@ for side in before after; do
   fi
   echo "== $side: $es, $lg"
 
-  # Fault 2: the silent RPC server is the same program for both generators.
-  java -cp "$es" bench/hostile/SilentRpcServer.java > "$OUT/silent.out" 2> "$OUT/silent.err" &
+  # Fault 2: the silent RPC server is the same program for both generators, written against this tree's API.
+  java -cp echo-server/target/echo-server.jar bench/hostile/SilentRpcServer.java > "$OUT/silent.out" 2> "$OUT/silent.err" &
   PID=$!
   await_line "$OUT/silent.out" "listening rpc"
   rpc=$(sed -n 's/^listening rpc \(.*\)$/\1/p' "$OUT/silent.out")

@@ -2,13 +2,14 @@
 """Heap per idle TCP connection of echo-server jars, measured as IdleConnectionFootprintIT does, round by round.
 
 Each round starts every jar in turn as a server of its own (-Xms256m -Xmx256m -XX:+UseSerialGC, two I/O threads, epoll
-by default), warms it with 200 connections opened and closed, reads its heap used after two full GCs (jcmd GC.run,
+by default, or $TRANSPORT), warms it with 200 connections opened and closed, reads its heap used after two full GCs (jcmd GC.run,
 then its own /metrics), holds CONNECTIONS idle connections from this process, reads the heap again, and divides. The
 jars take turns, so a change is measured against its baseline in the same round. Prints "ROUND heap NAME BYTES" lines,
 which bench/ratio-summary.py summarises (lower is better here).
 
-usage: bench/server-heap-per-connection.py ROUNDS CONNECTIONS NAME=JAR [NAME=JAR ...]
+usage: [TRANSPORT=epoll|io_uring|nio] bench/server-heap-per-connection.py ROUNDS CONNECTIONS NAME=JAR [NAME=JAR ...]
 """
+import os
 import re
 import socket
 import subprocess
@@ -82,7 +83,7 @@ def measure(jar, connections, transport):
 def main():
     rounds, connections = int(sys.argv[1]), int(sys.argv[2])
     jars = [arg.split("=", 1) for arg in sys.argv[3:]]
-    transport = "epoll"
+    transport = os.environ.get("TRANSPORT", "epoll")
     print(f"# heap per idle connection, {connections} connections, {transport}, serial GC, -Xmx256m, "
           f"{rounds} rounds, jars taking turns: " + ", ".join(f"{n}={j}" for n, j in jars), flush=True)
     for rnd in range(1, rounds + 1):

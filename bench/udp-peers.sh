@@ -76,6 +76,7 @@ print(f"| sessions left after the peers fell silent, once --idle-timeout had pas
 print(f"| with --max-udp-sessions {cap:,}: peak sessions / ok / errors | {capped_peak:,} / {c['ok']:,} / {c['errors']:,} |")
 ok = peak >= n and p["bad"] == 0 and p["errors"] == 0 and p["ok"] == p["requests"] and left == 0 \
     and capped_peak <= cap and c["bad"] == 0
+sys.stdout.flush()  # the table before the verdict, when both go to one file
 print("\nPASS" if ok else "\nFAIL", file=sys.stderr)
 sys.exit(0 if ok else 1)
 EOF
