@@ -14,6 +14,7 @@ import io.ricochet.tls.Tls;
 import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.session.FrameHandler;
 import io.ricochet.transport.session.FrameSession;
+import io.ricochet.transport.session.LingerTimeouts;
 import io.ricochet.transport.session.Sessions;
 import java.net.InetSocketAddress;
 
@@ -24,10 +25,12 @@ import java.net.InetSocketAddress;
  * in batches by the session handler, so many calls in flight cost far fewer syscalls than calls.
  */
 final class FrameClientInitializer {
-    /** A closing client waits this long for the server's end of stream, as a server does by default. */
-    static final long LINGER_NANOS = ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos();
-    /** A client has no idle timeout to bound its close: a peer that neither reads nor ends its stream is cut off here. */
-    static final long MAX_CLOSE_NANOS = 10 * LINGER_NANOS;
+    /**
+     * A closing client waits for the server's end of stream as long as a server does by default. A client has no idle
+     * timeout to bound its close, so a peer that neither reads nor ends its stream is cut off at ten times that.
+     */
+    static final LingerTimeouts LINGER_TIMEOUTS = new LingerTimeouts(ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos(),
+            10 * ServerConfig.DEFAULT_LINGER_TIMEOUT.toNanos());
 
     private FrameClientInitializer() {
     }
@@ -53,6 +56,6 @@ final class FrameClientInitializer {
         // frame in hand (to frame a reply in place) would be work for nothing.
         p.addLast(PipelineCustomizer.ENCODER, new FrameEncoder(lengthField, maxFrame, stats));
         p.addLast(PipelineCustomizer.SESSION, Sessions.tcpSession(handler, stats, lengthField.width(), decoder,
-                LINGER_NANOS, MAX_CLOSE_NANOS));
+                LINGER_TIMEOUTS));
     }
 }

@@ -222,10 +222,10 @@ final class FrameConnector {
             Sessions.close(ch);
         }
         for (Channel ch : Set.copyOf(channels)) {
-            ch.closeFuture().awaitUninterruptibly(FrameClientInitializer.MAX_CLOSE_NANOS / 1_000_000);
+            ch.closeFuture().awaitUninterruptibly(FrameClientInitializer.LINGER_TIMEOUTS.maxCloseNanos() / 1_000_000);
         }
         if (quic != null) {
-            quic.close(FrameClientInitializer.MAX_CLOSE_NANOS / 1_000_000);
+            quic.close(FrameClientInitializer.LINGER_TIMEOUTS.maxCloseNanos() / 1_000_000);
         }
         if (ownsLoops) {
             loops.close();

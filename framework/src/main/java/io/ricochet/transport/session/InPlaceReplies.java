@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.ricochet.codec.FrameHeader;
 import io.ricochet.codec.FrameRun;
 import io.ricochet.metrics.CloseReason;
-import io.ricochet.metrics.ConnectionStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,9 +18,9 @@ final class InPlaceReplies {
     private InPlaceReplies() {
     }
 
-    /** Takes ownership of {@code run}, whose frames have length fields {@code width} bytes wide. */
-    static void answer(FrameRun run, InPlaceFrameHandler rewriter, TcpFrameSession session, ConnectionStats stats,
-            int width) {
+    /** Takes ownership of {@code run}, whose frames have length fields as wide as {@code session}'s. */
+    static void answer(FrameRun run, InPlaceFrameHandler rewriter, TcpFrameSession session) {
+        int width = session.width();
         ByteBuf frames = run.content();
         int count = run.count();
         int at = frames.readerIndex();
@@ -40,7 +39,7 @@ final class InPlaceReplies {
             run.release();
             log.warn("closing {}: frame handler failed", session.remoteAddress(), e);
             // The failed frame was taken, as on the per-frame path; those after it arrived after the close began.
-            stats.framesUnread(count - done - 1);
+            session.stats().framesUnread(count - done - 1);
             session.answeredBeforeFailure(answered, done);
             session.closeGracefully(CloseReason.ERROR);
             return;

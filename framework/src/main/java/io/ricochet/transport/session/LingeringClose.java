@@ -16,31 +16,20 @@ import java.util.concurrent.TimeUnit;
  * loses replies already written. A peer that keeps sending after the FIN is cut off by the idle timeout, which still
  * runs.
  *
- * <p>Only the mechanics: when to begin is {@link TcpSessionHandler}'s, and serving nothing more {@link TcpFrameSession}'s. Event-loop confined.
+ * <p>Only the mechanics: when to begin is {@link TcpSessionHandler}'s, and serving nothing more
+ * {@link TcpFrameSession}'s. Made when a close begins, so an idle connection holds none. Event-loop confined.
  */
 final class LingeringClose {
-    private final long lingerNanos;
-    private final long maxCloseNanos;
-    private ChannelHandlerContext ctx;
+    private final LingerTimeouts timeouts;
+    private final ChannelHandlerContext ctx;
     private boolean lingering;
-    private boolean inputShutdown;
     private long lastInputNanos;
     private Future<?> lingerTimer;
     private Future<?> closeDeadline;
 
-    /**
-     * @param lingerNanos   how long a closing connection waits, after its FIN, for the peer to send anything or end
-     *                      its stream
-     * @param maxCloseNanos how long a close may take in all, flush included, before it is forced; 0 for no bound of its
-     *                      own (a server's idle timeout, which keeps running, bounds it)
-     */
-    LingeringClose(long lingerNanos, long maxCloseNanos) {
-        this.lingerNanos = lingerNanos;
-        this.maxCloseNanos = maxCloseNanos;
-    }
-
-    /** The session handler's context, given once it is in the pipeline. */
-    void bind(ChannelHandlerContext ctx) {
+    /** @param ctx the session handler's context */
+    LingeringClose(LingerTimeouts timeouts, ChannelHandlerContext ctx) {
+        this.timeouts = timeouts;
         this.ctx = ctx;
     }
 
@@ -51,14 +40,15 @@ final class LingeringClose {
      */
     void begin() {
         ctx.channel().config().setAutoRead(true);
-        if (maxCloseNanos > 0) {
+        if (timeouts.maxCloseNanos() > 0) {
             closeDeadline = ctx.executor().schedule(() -> {
                 ctx.close();
-            }, maxCloseNanos, TimeUnit.NANOSECONDS);
+            }, timeouts.maxCloseNanos(), TimeUnit.NANOSECONDS);
         }
         // An empty write completes after every earlier write has reached the socket.
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
-            if (!flushed.isSuccess() || inputShutdown || !(ctx.channel() instanceof DuplexChannel duplex)) {
+            // Where the peer has ended its stream already, its end leaves nothing to lose: close.
+            if (!flushed.isSuccess() || !(ctx.channel() instanceof DuplexChannel duplex) || duplex.isInputShutdown()) {
                 ctx.close();
                 return;
             }
@@ -71,7 +61,8 @@ final class LingeringClose {
                 } else if (ctx.channel().isOpen()) {
                     lingering = true;
                     lastInputNanos = ctx.executor().ticker().nanoTime();
-                    lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos, TimeUnit.NANOSECONDS);
+                    lingerTimer = ctx.executor().schedule(this::lingerCheck, timeouts.lingerNanos(),
+                            TimeUnit.NANOSECONDS);
                 }
             }));
         });
@@ -80,11 +71,6 @@ final class LingeringClose {
     /** Input read and discarded while closing: the peer is still there. */
     void inputSeen() {
         lastInputNanos = ctx.executor().ticker().nanoTime();
-    }
-
-    /** The peer ended its stream: a flush still pending closes once it is written, seeing the input is shut. */
-    void inputShutdown() {
-        inputShutdown = true;
     }
 
     /** Whether the output is shut and the peer's input is being discarded: its end of stream leaves nothing to lose. */
@@ -105,10 +91,11 @@ final class LingeringClose {
     /** Closes once the peer has been quiet for the linger timeout; re-armed for the remainder otherwise. */
     private void lingerCheck() {
         long quiet = ctx.executor().ticker().nanoTime() - lastInputNanos;
-        if (quiet >= lingerNanos) {
+        if (quiet >= timeouts.lingerNanos()) {
             ctx.close();
         } else if (ctx.channel().isOpen()) {
-            lingerTimer = ctx.executor().schedule(this::lingerCheck, lingerNanos - quiet, TimeUnit.NANOSECONDS);
+            lingerTimer = ctx.executor().schedule(this::lingerCheck, timeouts.lingerNanos() - quiet,
+                    TimeUnit.NANOSECONDS);
         }
     }
 }

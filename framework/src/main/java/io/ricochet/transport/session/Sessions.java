@@ -22,12 +22,11 @@ public final class Sessions {
 
     /**
      * The handler that runs one TCP connection's (or QUIC stream's) {@link FrameSession} for {@code handler}, after
-     * {@code decoder}; a close lingers {@code lingerNanos} for the peer's end, at most {@code maxCloseNanos} in all
-     * (0: no bound but the linger).
+     * {@code decoder}; a close is timed by {@code lingerTimeouts}, one value for all of a listener's connections.
      */
     public static ChannelHandler tcpSession(FrameHandler handler, ConnectionStats stats, int width,
-            FrameDecoder decoder, long lingerNanos, long maxCloseNanos) {
-        return new TcpSessionHandler(handler, stats, width, decoder, lingerNanos, maxCloseNanos);
+            FrameDecoder decoder, LingerTimeouts lingerTimeouts) {
+        return new TcpSessionHandler(handler, stats, width, decoder, lingerTimeouts);
     }
 
     /** The handler of a UDP socket: a session per peer, up to {@code sessions}, each with a handler of its own. */

@@ -44,6 +44,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final NoiseHandshakes noise;
     /** The framing of every connection that answers whole reads in place: it holds nothing, so one serves all. */
     private final ReplyFraming runs;
+    private final LingerTimeouts lingerTimeouts;
     /** That a handler which could answer in place does not, for its customizer: said once per listener. */
     private final AtomicBoolean runsOffSaid = new AtomicBoolean();
     private final Consumer<String> notice;
@@ -85,6 +86,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         this.tls = tls;
         this.notice = notice;
         this.runs = ReplyFraming.runs(config.lengthField(), config.maxFrame());
+        // No bound of its own on a close: the idle timeout, which keeps running, bounds it.
+        this.lingerTimeouts = new LingerTimeouts(config.lingerTimeout().toNanos(), 0);
     }
 
     @Override
@@ -110,7 +113,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         FrameDecoder decoder = new FrameDecoder(framing, stats);
         FrameEncoder encoder = new FrameEncoder(framing, stats);
         TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
-                config.lingerTimeout().toNanos(), 0);
+                lingerTimeouts);
         IdleFrameTimeoutHandler idle = new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session::owesReplies);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         p.addLast(PipelineCustomizer.ENCODER, encoder);

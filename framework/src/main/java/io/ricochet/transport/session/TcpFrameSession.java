@@ -34,7 +34,7 @@ final class TcpFrameSession implements FrameSession {
     private final ConnectionStats stats;
     private final int width;
     private final FrameDecoder decoder;
-    private final LingeringClose linger;
+    private final LingerTimeouts lingerTimeouts;
     private ChannelHandlerContext ctx;
     private boolean flushPending;
     private boolean inReadBatch;
@@ -42,7 +42,8 @@ final class TcpFrameSession implements FrameSession {
     private int writesUnflushed;
     private boolean flushQueued;
     private final Runnable queuedFlush = this::queuedFlush;
-    private boolean closing;
+    /** The close under way, made when it begins (an idle connection holds none); null while the session serves. */
+    private LingeringClose closing;
     /** A graceful stop is under way; frames reach the handler only if it asked to receive them while draining. */
     private volatile boolean draining;
     private boolean receiveWhileDraining;
@@ -52,23 +53,32 @@ final class TcpFrameSession implements FrameSession {
     private boolean inputEnded;
 
     /** @param decoder the pipeline's decoder, told to discard input once the connection is closing */
-    TcpFrameSession(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder, LingeringClose linger) {
+    TcpFrameSession(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder,
+            LingerTimeouts lingerTimeouts) {
         this.handler = handler;
         this.stats = stats;
         this.width = width;
         this.decoder = decoder;
-        this.linger = linger;
+        this.lingerTimeouts = lingerTimeouts;
     }
 
     /** The session handler's context, given once it is in the pipeline. */
     void bind(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        linger.bind(ctx);
+    }
+
+    ConnectionStats stats() {
+        return stats;
+    }
+
+    /** How many bytes wide the connection's length fields are. */
+    int width() {
+        return width;
     }
 
     /** Whether a frame decoded now is not served: the session is closing, or draining and not receiving. */
     boolean refuses() {
-        return closing || draining && !receiveWhileDraining;
+        return closing != null || draining && !receiveWhileDraining;
     }
 
     /** A frame is about to reach {@link FrameHandler#onFrame}: sends from now to the batch's end wait for its flush. */
@@ -97,9 +107,9 @@ final class TcpFrameSession implements FrameSession {
     /** The read batch ended: its replies go out in one flush. */
     void readComplete() {
         inReadBatch = false;
-        if (closing) {
+        if (closing != null) {
             // Input discarded while lingering: the peer is still there.
-            linger.inputSeen();
+            closing.inputSeen();
             return;
         }
         if (flushPending) {
@@ -112,7 +122,12 @@ final class TcpFrameSession implements FrameSession {
     }
 
     boolean isClosing() {
-        return closing;
+        return closing != null;
+    }
+
+    /** Whether the output is shut and the peer's input is being discarded: its end of stream leaves nothing to lose. */
+    boolean isLingering() {
+        return closing != null && closing.isLingering();
     }
 
     @Override
@@ -135,7 +150,7 @@ final class TcpFrameSession implements FrameSession {
             }
             return;
         }
-        if (closing) {
+        if (closing != null) {
             // Nothing more is served once a close has begun; a write after the FIN would fail and cut the linger.
             done(body, whenDone);
             return;
@@ -243,7 +258,7 @@ final class TcpFrameSession implements FrameSession {
 
     /** Whether the handler still owes replies on a connection that is not closing: the idle timeout waits for them. */
     boolean owesReplies() {
-        return !closing && ctx.channel().isActive() && handler.owesReplies(this);
+        return closing == null && ctx.channel().isActive() && handler.owesReplies(this);
     }
 
     /**
@@ -252,15 +267,34 @@ final class TcpFrameSession implements FrameSession {
      */
     void closeGracefully(CloseReason reason) {
         stats.closing(reason);
-        if (closing) {
+        if (closing != null) {
             return;
         }
-        closing = true;
+        // Closing from here on, before the handler hears the input end: what it sends or closes then is refused.
+        closing = new LingeringClose(lingerTimeouts, ctx);
         flushPending = false;
         writesUnflushed = 0;
+        discardInput();
+        closing.begin();
+    }
+
+    /** What the peer sends from now on is read and discarded, and the handler is told no more frames will come. */
+    void discardInput() {
         decoder.discardInput();
         endInput();
-        linger.begin();
+    }
+
+    /**
+     * The channel has closed: a lingering close's timers have nothing left to do, the connection's counts are
+     * published, and the handler is told that no more frames will come.
+     */
+    void closed() {
+        if (closing != null) {
+            closing.closed();
+        }
+        stats.publish();
+        stats.counters().closed(stats.closeReason());
+        endInput();
     }
 
     @Override

@@ -28,31 +28,18 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
     /** How often a draining session looks again whether it still owes replies. */
     static final long DRAIN_CHECK_MILLIS = 10;
 
+    // Four fields: what the session already holds is reached through it, since an idle connection keeps this object.
     private final FrameHandler handler;
-    private final ConnectionStats stats;
-    private final FrameDecoder decoder;
-    private final LingeringClose linger;
     private final TcpFrameSession session;
-    private final int width;
     private ChannelHandlerContext ctx;
     /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
     private CloseReason pendingClose;
 
-    /**
-     * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
-     * @param lingerNanos how long a closing connection waits, after its FIN, for the peer to send anything
-     *                    or end its stream
-     * @param maxCloseNanos how long a close may take in all, flush included, before it is forced; 0 for no
-     *                    bound of its own (a server's idle timeout, which keeps running, bounds it)
-     */
-    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder, long lingerNanos,
-            long maxCloseNanos) {
+    /** @param decoder the pipeline's decoder, told to discard input once the connection is closing */
+    TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder,
+            LingerTimeouts lingerTimeouts) {
         this.handler = handler;
-        this.stats = stats;
-        this.decoder = decoder;
-        this.linger = new LingeringClose(lingerNanos, maxCloseNanos);
-        this.session = new TcpFrameSession(handler, stats, width, decoder, linger);
-        this.width = width;
+        this.session = new TcpFrameSession(handler, stats, width, decoder, lingerTimeouts);
     }
 
     /** The connection as its {@link FrameHandler} sees it. */
@@ -80,7 +67,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof FrameRun run) {
-            InPlaceReplies.answer(run, (InPlaceFrameHandler) handler, session, stats, width);
+            InPlaceReplies.answer(run, (InPlaceFrameHandler) handler, session);
             return;
         }
         session.handingOver();
@@ -100,9 +87,8 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            linger.inputShutdown();
             session.endInput();
-            if (linger.isLingering()) {
+            if (session.isLingering()) {
                 // The peer's end of stream after our FIN: nothing is left to lose.
                 ctx.close();
             } else if (!session.isClosing()) {
@@ -127,10 +113,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        linger.closed();
-        stats.publish();
-        stats.counters().closed(stats.closeReason());
-        session.endInput();
+        session.closed();
         handler.sessionClosed(session);
         ctx.fireChannelInactive();
     }
@@ -146,7 +129,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
         } else if (cause instanceof IOException) {
             // A reset or a failed write: the connection is gone, nothing more can be delivered.
             log.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
-            stats.closing(CloseReason.PEER);
+            session.stats().closing(CloseReason.PEER);
             ctx.close();
         } else {
             log.warn("closing {}: unexpected failure", ctx.channel().remoteAddress(), cause);
@@ -164,8 +147,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!session.startDraining()) {
-            decoder.discardInput();
-            session.endInput();
+            session.discardInput();
         }
         closeOnceDrained(CloseReason.SHUTDOWN);
     }
@@ -180,7 +162,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
      * again every few milliseconds: replies given later, from a timer or an executor, are not lost.
      */
     private void closeOnceDrained(CloseReason reason) {
-        stats.closing(reason);
+        session.stats().closing(reason);
         if (pendingClose == null) {
             pendingClose = reason;
             closeWhenDrained();
