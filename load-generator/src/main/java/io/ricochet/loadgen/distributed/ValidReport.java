@@ -54,30 +54,36 @@ record ValidReport(IntervalReport report, Histogram latency, Histogram service, 
     }
 
     private static Histogram histogram(String field, ByteString bytes) {
-        Histogram h;
+        HistogramCodec.Bounded decoded;
         try {
-            h = HistogramCodec.decode(bytes);
+            decoded = HistogramCodec.decodeBounded(bytes, MAX_COUNT);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
         }
-        if (h != null) {
-            // The total is what merged percentiles rank by. It is summed here bucket by bucket, over every bucket:
-            // counts near 2^63 can wrap the histogram's own total to a small number, which would also end an
-            // iteration over the recorded values early.
-            // This runs for each of the histogram's tens of thousands of buckets in every report: the field's name is
-            // put together only for a count that fails.
-            long total = 0;
-            for (HistogramIterationValue bucket : h.allValues()) {
-                long n = bucket.getCountAtValueIteratedTo();
-                if (n < 0 || n > MAX_COUNT) {
-                    count(field + " count at " + bucket.getValueIteratedTo(), n);
-                }
-                total += n;
-                if (total < 0 || total > MAX_COUNT) {
-                    count(field + " total count", total);
-                }
+        if (!decoded.countsWithin()) {
+            nameTheCountOutOfBounds(field, decoded.histogram());
+        }
+        return decoded.histogram();
+    }
+
+    /**
+     * Walks every bucket to name the first count, or running total, out of bounds: only for a histogram already known
+     * to have one. The total is summed here over every bucket: counts near 2^63 can wrap the histogram's own total to a
+     * small number, which would also end an iteration over the recorded values early.
+     */
+    private static void nameTheCountOutOfBounds(String field, Histogram h) {
+        long total = 0;
+        for (HistogramIterationValue bucket : h.allValues()) {
+            long n = bucket.getCountAtValueIteratedTo();
+            if (n < 0 || n > MAX_COUNT) {
+                count(field + " count at " + bucket.getValueIteratedTo(), n);
+            }
+            total += n;
+            if (total < 0 || total > MAX_COUNT) {
+                count(field + " total count", total);
             }
         }
-        return h;
+        throw new IllegalArgumentException(field + ": a count out of bounds (expected: each, and their sum, 0.."
+                + MAX_COUNT + ")");
     }
 }

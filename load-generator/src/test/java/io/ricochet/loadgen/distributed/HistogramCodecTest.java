@@ -205,6 +205,27 @@ class HistogramCodecTest {
         return compressed(patchInt(all, 4, payload.length));
     }
 
+    /**
+     * A run histogram's encoding with {@code words} as its payload, as HdrHistogram's V2 form writes them (ZigZag, then
+     * LEB128 of at most 9 bytes): a negative word is a run of that many empty buckets, any other a count. HdrHistogram
+     * itself refuses to encode a negative count.
+     */
+    static ByteString withWords(long... words) {
+        ByteBuffer payload = ByteBuffer.allocate(9 * words.length);
+        for (long word : words) {
+            long raw = (word << 1) ^ (word >> 63);
+            for (int i = 0; i < 8 && (raw & ~0x7fL) != 0; i++) {
+                payload.put((byte) ((raw & 0x7f) | 0x80));
+                raw >>>= 7;
+            }
+            payload.put((byte) raw);
+        }
+        byte[] header = Arrays.copyOf(uncompressed(RunStats.newHistogram()), HistogramCodec.HEADER_BYTES);
+        byte[] all = Arrays.copyOf(header, header.length + payload.position());
+        System.arraycopy(payload.array(), 0, all, header.length, payload.position());
+        return compressed(patchInt(all, 4, payload.position()));
+    }
+
     private static Histogram sample() {
         Histogram h = RunStats.newHistogram();
         h.recordValue(100);

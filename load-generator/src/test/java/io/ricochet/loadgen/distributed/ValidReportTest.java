@@ -85,6 +85,47 @@ class ValidReportTest {
         return Arguments.of(change, expected);
     }
 
+    /**
+     * The counts are checked in their encoded form, in proportion to the buckets in use. {@code Long.MIN_VALUE} is the
+     * one negative word that HdrHistogram decodes as a count, not as a run of empty buckets; two of them past the
+     * histogram's last positive count sum to nothing, leave its total right, and are not reached by an iteration over
+     * its recorded values.
+     */
+    @Test
+    void negativeCountsPastTheLastRecordedValueAreRefused() {
+        // Below 2,048 at 3 digits a bucket's index is its value: counts at 100, 200 and 300.
+        com.google.protobuf.ByteString hidden = HistogramCodecTest.withWords(-100, 5, -99, Long.MIN_VALUE, -99,
+                Long.MIN_VALUE);
+        assertEquals(5, HistogramCodec.decode(hidden).getTotalCount(), "the sum this test is about");
+        IntervalReport report = FakeWorker.report(0, 0).setService(hidden).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("service count at 200: " + Long.MIN_VALUE + " (expected: >= 0)", e.getMessage());
+    }
+
+    /** A count just over the bound is found in the encoded form, and named by the walk. */
+    @Test
+    void aCountOverTheBoundIsNamed() {
+        Histogram big = RunStats.newHistogram();
+        big.recordValueWithCount(100, 1);
+        big.recordValueWithCount(7_000, ValidReport.MAX_COUNT + 1);
+        IntervalReport report = FakeWorker.report(0, 0).setConnect(HistogramCodec.encode(big)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("connect count at " + big.highestEquivalentValue(7_000) + ": " + (ValidReport.MAX_COUNT + 1)
+                + " (expected: <= " + ValidReport.MAX_COUNT + ")", e.getMessage());
+    }
+
+    /** Counts each within the bound whose sum is not. */
+    @Test
+    void aTotalOverTheBoundIsNamed() {
+        Histogram many = RunStats.newHistogram();
+        many.recordValueWithCount(100, ValidReport.MAX_COUNT);
+        many.recordValueWithCount(200, 1);
+        IntervalReport report = FakeWorker.report(0, 0).setLatency(HistogramCodec.encode(many)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("latency total count: " + (ValidReport.MAX_COUNT + 1) + " (expected: <= " + ValidReport.MAX_COUNT
+                + ")", e.getMessage());
+    }
+
     /** Counts near 2^63 once wrapped a histogram's total to 0, passed the check, and corrupted every percentile. */
     @Test
     void aHistogramWhoseCountsWrapItsTotalIsRefused() {
