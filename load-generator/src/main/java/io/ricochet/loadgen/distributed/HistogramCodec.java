@@ -29,6 +29,14 @@ public final class HistogramCodec {
     static final int HEADER_BYTES = 40;
     /** The most a run's histogram inflates to: its header and every count at the widest word. */
     static final int MAX_DECODED_BYTES = RunStats.newHistogram().getNeededByteBufferCapacity();
+    /** A run histogram's buckets: HdrHistogram sizes its buffer at 9 bytes a bucket, the widest word, after the header. */
+    static final int BUCKETS = (MAX_DECODED_BYTES - HEADER_BYTES) / 9;
+    /**
+     * The longest payload: HdrHistogram's decoder reads no more than 8 bytes a bucket, so bytes past that would be
+     * neither decoded nor checked. Every count within {@link ValidReport#MAX_COUNT}, and every run of empty buckets
+     * within the range, takes at most 8.
+     */
+    static final int MAX_PAYLOAD_BYTES = 8 * BUCKETS;
 
     private HistogramCodec() {
     }
@@ -79,22 +87,36 @@ public final class HistogramCodec {
         checkCompressedHeader(bytes);
         byte[] decoded = inflate(bytes);
         Histogram histogram = decodeChecked(ByteBuffer.wrap(decoded));
-        // Decoded first: the payload is then known to be well formed.
+        // Decoded first: the payload is then known to be whole words, all of which the decoder read.
         ByteBuffer counts = ByteBuffer.wrap(decoded, HEADER_BYTES, decoded.length - HEADER_BYTES);
-        return new Bounded(histogram, countsWithin(counts, maxCount));
+        try {
+            return new Bounded(histogram, countsWithin(counts, maxCount));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("counts: " + e.getMessage(), e);
+        }
     }
 
     /**
      * Whether each count of a V2 payload, and their sum, is in {@code 0..maxCount}. A negative word is a run of
      * empty buckets, except {@code Long.MIN_VALUE}, which has no negation: HdrHistogram's decoder stores it as a count.
+     *
+     * @throws IllegalArgumentException for runs of empty buckets past the range: HdrHistogram's decoder adds them to an
+     *                                  int unchecked, so they can wrap it back and a later count overwrite an earlier
      */
     private static boolean countsWithin(ByteBuffer counts, long maxCount) {
         long total = 0;
+        long bucket = 0;
         while (counts.hasRemaining()) {
             long word = zigZagWord(counts);
             if (word < 0 && word != Long.MIN_VALUE) {
+                bucket -= word;
+                if (bucket > BUCKETS) {
+                    throw new IllegalArgumentException("empty buckets up to bucket " + bucket + " (expected: <= "
+                            + BUCKETS + ", the range's)");
+                }
                 continue;
             }
+            bucket++;
             if (word < 0 || word > maxCount) {
                 return false;
             }
@@ -210,8 +232,8 @@ public final class HistogramCodec {
         if (ratio != 1.0) {
             throw new IllegalArgumentException("integer to double ratio: " + ratio + " (expected: 1.0)");
         }
-        if (payload < 0 || payload > MAX_DECODED_BYTES - HEADER_BYTES) {
-            throw new IllegalArgumentException("payload length: " + payload + " (expected: 0.." + (MAX_DECODED_BYTES - HEADER_BYTES)
+        if (payload < 0 || payload > MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("payload length: " + payload + " (expected: 0.." + MAX_PAYLOAD_BYTES
                     + ")");
         }
         return payload;

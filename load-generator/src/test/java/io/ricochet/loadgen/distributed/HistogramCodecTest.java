@@ -121,7 +121,10 @@ class HistogramCodecTest {
                 refused("bytes after the deflate stream", HistogramCodecTest::trailing, "3 bytes after the end"),
                 refused("not deflate", () -> withCompressedHeader(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
                         "not a deflate stream"),
-                refused("counts past the end of the range", HistogramCodecTest::countsPastTheEnd, "counts: not decodable"));
+                refused("counts past the end of the range", HistogramCodecTest::countsPastTheEnd, "counts: not decodable"),
+                refused("a payload longer than the decoder reads", HistogramCodecTest::pastWhatTheDecoderReads,
+                        "payload length: " + (HistogramCodec.MAX_PAYLOAD_BYTES + 1) + " (expected: 0.."
+                                + HistogramCodec.MAX_PAYLOAD_BYTES + ")"));
     }
 
     private static Arguments refused(String what, Supplier<ByteString> bytes, String expected) {
@@ -220,10 +223,29 @@ class HistogramCodecTest {
             }
             payload.put((byte) raw);
         }
+        return withPayload(Arrays.copyOf(payload.array(), payload.position()));
+    }
+
+    /**
+     * Every bucket's count of 0 written long, in 8 bytes, then one byte more: HdrHistogram's decoder stops 8 bytes a
+     * bucket in, so that byte was once neither decoded nor checked, and the controller's check of the counts read past
+     * the end of the buffer.
+     */
+    static ByteString pastWhatTheDecoderReads() {
+        byte[] payload = new byte[HistogramCodec.MAX_PAYLOAD_BYTES + 1];
+        for (int i = 0; i < HistogramCodec.MAX_PAYLOAD_BYTES; i++) {
+            payload[i] = (byte) (i % 8 == 7 ? 0x00 : 0x80);
+        }
+        payload[HistogramCodec.MAX_PAYLOAD_BYTES] = (byte) 0x80;
+        return withPayload(payload);
+    }
+
+    /** A run histogram's header, then {@code payload} as it is, its length in the header. */
+    static ByteString withPayload(byte[] payload) {
         byte[] header = Arrays.copyOf(uncompressed(RunStats.newHistogram()), HistogramCodec.HEADER_BYTES);
-        byte[] all = Arrays.copyOf(header, header.length + payload.position());
-        System.arraycopy(payload.array(), 0, all, header.length, payload.position());
-        return compressed(patchInt(all, 4, payload.position()));
+        byte[] all = Arrays.copyOf(header, header.length + payload.length);
+        System.arraycopy(payload, 0, all, header.length, payload.length);
+        return compressed(patchInt(all, 4, payload.length));
     }
 
     private static Histogram sample() {

@@ -102,6 +102,28 @@ class ValidReportTest {
         assertEquals("service count at 200: " + Long.MIN_VALUE + " (expected: >= 0)", e.getMessage());
     }
 
+    /**
+     * HdrHistogram's decoder adds runs of empty buckets to an int without a check, so runs past the range wrap it and a
+     * later count overwrites an earlier one: the report's counts were not the ones it sent.
+     */
+    @Test
+    void emptyBucketsPastTheRangeAreRefused() {
+        IntervalReport report = FakeWorker.report(0, 0)
+                .setLatency(HistogramCodecTest.withWords(5, -Integer.MAX_VALUE, -Integer.MAX_VALUE, -1, 7)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("latency: counts: empty buckets up to bucket " + (1L + Integer.MAX_VALUE) + " (expected: <= "
+                + HistogramCodec.BUCKETS + ", the range's)", e.getMessage());
+    }
+
+    /** Bytes past what the decoder reads once made the check read past the buffer: a named refusal now. */
+    @Test
+    void aPayloadLongerThanTheDecoderReadsIsRefusedByName() {
+        IntervalReport report = FakeWorker.report(0, 0).setLatency(HistogramCodecTest.pastWhatTheDecoderReads()).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValidReport.of(report));
+        assertEquals("latency: payload length: " + (HistogramCodec.MAX_PAYLOAD_BYTES + 1) + " (expected: 0.."
+                + HistogramCodec.MAX_PAYLOAD_BYTES + ")", e.getMessage());
+    }
+
     /** A count just over the bound is found in the encoded form, and named by the walk. */
     @Test
     void aCountOverTheBoundIsNamed() {
