@@ -1,6 +1,6 @@
 package io.ricochet.noise;
 
-import java.util.Locale;
+import io.ricochet.config.Labels;
 
 /** How a sender groups frames into encrypted messages. Each side chooses for what it sends; a server mirrors its client. */
 public enum NoiseMode {
@@ -29,16 +29,11 @@ public enum NoiseMode {
     }
 
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return Labels.of(this);
     }
 
     /** {@code package} or {@code stream}, as on the command line. */
     public static NoiseMode parse(String label) {
-        for (NoiseMode mode : values()) {
-            if (mode.label().equalsIgnoreCase(label)) {
-                return mode;
-            }
-        }
-        throw new IllegalArgumentException("encrypt: " + label + " (expected: package or stream)");
+        return Labels.parse(values(), label, "encrypt", "package or stream");
     }
 }

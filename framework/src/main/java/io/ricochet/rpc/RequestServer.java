@@ -155,9 +155,9 @@ final class RequestServer {
             answer = new Answer.Bytes(CompletableFuture.failedFuture(e));
         }
         if (answer instanceof Answer.Message message) {
-            awaitMessage(message.stage(), id, oneWay, served, tag, startNanos);
+            await(message.stage(), Delivery.MESSAGE, id, oneWay, served, tag, startNanos);
         } else {
-            awaitBytes(((Answer.Bytes) answer).stage(), id, oneWay, served, tag, startNanos);
+            await(((Answer.Bytes) answer).stage(), Delivery.BYTES, id, oneWay, served, tag, startNanos);
         }
     }
 
@@ -166,41 +166,34 @@ final class RequestServer {
      * answer given while its request's read batch runs is held in check by backpressure on reading; a later one
      * (forwarded, or from an executor) is not, so it is checked against the caller's reading.
      */
-    private void awaitBytes(CompletionStage<ByteString> stage, long id, boolean oneWay, RpcRequest served, String tag,
-            long startNanos) {
-        CompletableFuture<ByteString> now = Invocation.doneNow(stage);
+    private <T> void await(CompletionStage<? extends T> stage, Delivery<T> delivery, long id, boolean oneWay,
+            RpcRequest served, String tag, long startNanos) {
+        CompletableFuture<? extends T> now = Invocation.doneNow(stage);
         if (now != null) {
             Throwable error = failure(now);
-            answered(id, oneWay, served, tag, startNanos, error == null ? now.join() : null, null, error, false);
+            T answer = error == null ? now.join() : null;
+            delivery.answered(this, id, oneWay, served, tag, startNanos, answer, error, false);
             return;
         }
-        stage.whenComplete((bytes, error) -> {
+        stage.whenComplete((answer, error) -> {
             EventLoop loop = session.eventLoop();
             if (loop.inEventLoop()) {
-                answered(id, oneWay, served, tag, startNanos, bytes, null, error, true);
+                delivery.answered(this, id, oneWay, served, tag, startNanos, answer, error, true);
             } else {
-                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, bytes, null, error, true));
+                loop.execute(() -> delivery.answered(this, id, oneWay, served, tag, startNanos, answer, error, true));
             }
         });
     }
 
-    /** As {@link #awaitBytes}, for a typed method's message. */
-    private void awaitMessage(CompletionStage<? extends MessageLite> stage, long id, boolean oneWay, RpcRequest served,
-            String tag, long startNanos) {
-        CompletableFuture<? extends MessageLite> now = Invocation.doneNow(stage);
-        if (now != null) {
-            Throwable error = failure(now);
-            answered(id, oneWay, served, tag, startNanos, null, error == null ? now.join() : null, error, false);
-            return;
-        }
-        stage.whenComplete((message, error) -> {
-            EventLoop loop = session.eventLoop();
-            if (loop.inEventLoop()) {
-                answered(id, oneWay, served, tag, startNanos, null, message, error, true);
-            } else {
-                loop.execute(() -> answered(id, oneWay, served, tag, startNanos, null, message, error, true));
-            }
-        });
+    /** Where an answer of type {@code T} goes among {@link #answered}'s arguments: raw bytes, or a typed message. */
+    private interface Delivery<T> {
+        Delivery<ByteString> BYTES = (server, id, oneWay, served, tag, startNanos, bytes, error, late) ->
+                server.answered(id, oneWay, served, tag, startNanos, bytes, null, error, late);
+        Delivery<MessageLite> MESSAGE = (server, id, oneWay, served, tag, startNanos, message, error, late) ->
+                server.answered(id, oneWay, served, tag, startNanos, null, message, error, late);
+
+        void answered(RequestServer server, long id, boolean oneWay, RpcRequest served, String tag, long startNanos,
+                T answer, Throwable error, boolean late);
     }
 
     /** How a completed stage failed, as {@code join} throws it; null if it did not. */

@@ -2,7 +2,7 @@ package io.ricochet.tls;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
-import java.util.Locale;
+import io.ricochet.config.Labels;
 
 /** Which TLS implementation runs a connection: OpenSSL (BoringSSL, through netty-tcnative) or the JDK's. */
 public enum TlsProvider {
@@ -34,10 +34,6 @@ public enum TlsProvider {
     }
 
     public static TlsProvider parse(String value) {
-        try {
-            return valueOf(value.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("tls provider: " + value + " (expected: auto, openssl or jdk)");
-        }
+        return Labels.parse(values(), value, "tls provider", "auto, openssl or jdk");
     }
 }

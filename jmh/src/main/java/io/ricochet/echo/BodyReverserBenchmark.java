@@ -3,7 +3,7 @@ package io.ricochet.echo;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.ricochet.jmh.BenchmarkBase;
-import java.util.Random;
+import io.ricochet.jmh.Wire;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -25,8 +25,7 @@ public class BodyReverserBenchmark extends BenchmarkBase {
 
     @Setup(Level.Trial)
     public void setup() {
-        byte[] body = new byte[size];
-        new Random(SEED).nextBytes(body);
+        byte[] body = Wire.body(size, SEED);
         buf = buffer.equals("heap") ? PooledByteBufAllocator.DEFAULT.heapBuffer(size)
                 : PooledByteBufAllocator.DEFAULT.directBuffer(size);
         buf.writeBytes(body);

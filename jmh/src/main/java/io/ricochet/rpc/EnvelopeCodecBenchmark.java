@@ -4,9 +4,9 @@ import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.ricochet.jmh.BenchmarkBase;
+import io.ricochet.jmh.Wire;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
-import java.util.Random;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -32,10 +32,8 @@ public class EnvelopeCodecBenchmark extends BenchmarkBase {
 
     @Setup(Level.Trial)
     public void setup() {
-        byte[] payload = new byte[size];
-        new Random(SEED).nextBytes(payload);
         envelope = Envelope.newBuilder().setId(123_456_789L).setKind(Kind.REQUEST).setMethod("bench.update")
-                .setTimeoutMicros(10_000_000).setPayload(ByteString.copyFrom(payload)).build();
+                .setTimeoutMicros(10_000_000).setPayload(ByteString.copyFrom(Wire.body(size, SEED))).build();
         serializedSize = envelope.getSerializedSize();
         encoded = PooledByteBufAllocator.DEFAULT.directBuffer(serializedSize);
         EnvelopeCodec.writeTo(envelope, serializedSize, encoded);

@@ -4,6 +4,7 @@ import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.jmh.BenchmarkBase;
+import io.ricochet.jmh.Wire;
 import io.ricochet.transport.server.RicochetServer;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.util.Random;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -57,9 +57,7 @@ public class LoopbackRoundTripBenchmark extends BenchmarkBase {
         frame = new byte[2 + size];
         frame[0] = (byte) (size >>> 8);
         frame[1] = (byte) size;
-        byte[] body = new byte[size];
-        new Random(SEED).nextBytes(body);
-        System.arraycopy(body, 0, frame, 2, size);
+        System.arraycopy(Wire.body(size, SEED), 0, frame, 2, size);
         replyBody = new byte[size];
         if (protocol.equals("tcp")) {
             socket = new Socket(InetAddress.getLoopbackAddress(), server.tcpAddress().getPort());

@@ -20,24 +20,22 @@ import java.nio.ByteOrder;
  * Payload.write(body, base, payload.size(base));              // in request()
  * boolean ok = Payload.verifyReversed(reply, base, payload.size(base)); // in check(), same base
  * }</pre>
+ *
+ * @param seed the run's seed: the same seed, connection and sequence make the same body
+ * @param minSize the smallest body, from 1
+ * @param maxSize the largest body, from {@code minSize}
  */
-public final class Payload {
+public record Payload(long seed, int minSize, int maxSize) {
     private static final int NIO_VERIFY_MIN = 1024;
-    private final long seed;
-    private final int minSize;
-    private final int maxSize;
 
     /** Bodies of {@code minSize} to {@code maxSize} bytes, both from 1; a frame is never empty. */
-    public Payload(long seed, int minSize, int maxSize) {
+    public Payload {
         if (minSize < 1) {
             throw new IllegalArgumentException("minSize: " + minSize + " (expected: >= 1)");
         }
         if (maxSize < minSize) {
             throw new IllegalArgumentException("maxSize: " + maxSize + " (expected: >= minSize, " + minSize + ")");
         }
-        this.seed = seed;
-        this.minSize = minSize;
-        this.maxSize = maxSize;
     }
 
     /** SplitMix64's finalizer: a cheap, well-mixed 64-bit hash. */
@@ -53,14 +51,6 @@ public final class Payload {
     /** The base of request {@code sequence} of connection {@code connection} ({@code Context.connection()}). */
     public long base(long connection, long sequence) {
         return mix(seed ^ mix(connection * 0x9E3779B97F4A7C15L + sequence));
-    }
-
-    public int minSize() {
-        return minSize;
-    }
-
-    public int maxSize() {
-        return maxSize;
     }
 
     /** The body size of the request whose {@link #base} is {@code base}, uniform in min..max. */

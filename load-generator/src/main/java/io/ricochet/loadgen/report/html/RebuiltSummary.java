@@ -23,28 +23,13 @@ import org.HdrHistogram.HistogramLogReader;
  * the other {@code .hlog} logs there are), and {@code config.json}'s command and target. A line the kill cut short,
  * at the end of a file, is left out. What only a run's end knows ({@code first_error}, {@code first_bad}, {@code late},
  * connect failures, the server's counters) is not in it. Its {@code reconstructed} field says so, with {@link #note}.
+ *
+ * @param json the summary as {@code summary.json} would hold it (the fields it can know), with {@code reconstructed}
+ * @param note {@code summary.json missing (run did not finish): rebuilt from 12 intervals and latency.hlog}
  */
-public final class RebuiltSummary {
+public record RebuiltSummary(ObjectNode json, String note) {
     /** The columns a row must have to be counted. */
     private static final String[] COUNTS = {"requests", "ok", "bad", "errors"};
-
-    private final ObjectNode json;
-    private final String note;
-
-    private RebuiltSummary(ObjectNode json, String note) {
-        this.json = json;
-        this.note = note;
-    }
-
-    /** The summary as {@code summary.json} would hold it (the fields it can know), with {@code reconstructed}. */
-    public ObjectNode json() {
-        return json;
-    }
-
-    /** {@code summary.json missing (run did not finish): rebuilt from 12 intervals and latency.hlog}. */
-    public String note() {
-        return note;
-    }
 
     /**
      * Rebuilds the summary of the run in {@code dir}; fails with {@link IllegalArgumentException} when it has no
