@@ -5,6 +5,14 @@ import java.util.Locale;
 /**
  * Enum constants by their label, the lowercase name command lines and metric tags write ({@code io_uring},
  * {@code stream}), read back in any case.
+ *
+ * <pre>{@code
+ * String tag = Labels.of(TransportKind.IO_URING);                  // "io_uring"
+ * TransportKind kind = Labels.parse(TransportKind.values(), "EPOLL", "transport",
+ *         "auto, io_uring, epoll or nio");                          // TransportKind.EPOLL
+ * Labels.parse(TransportKind.values(), "kqueue", "transport", "auto, io_uring, epoll or nio");
+ * // IllegalArgumentException: "transport: kqueue (expected: auto, io_uring, epoll or nio)"
+ * }</pre>
  */
 public final class Labels {
     private Labels() {
