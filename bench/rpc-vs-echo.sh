@@ -26,7 +26,11 @@ start() { # jar name: an echo server with one I/O thread, serving raw frames and
   java -jar "$1" --tcp-port 0 --udp-port -1 --rpc-port 0 --metrics-port 0 --io-threads 1 --idle-timeout 10m \
     > "$OUT/$2.out" 2> "$OUT/$2.err" &
   PIDS+=($!)
-  for _ in $(seq 100); do grep -q "listening metrics" "$OUT/$2.out" 2>/dev/null && break; sleep 0.1; done
+  # Both lines: a server may print its metrics port before its RPC port.
+  for _ in $(seq 100); do
+    grep -q "listening metrics" "$OUT/$2.out" 2>/dev/null && grep -q "listening rpc" "$OUT/$2.out" && break
+    sleep 0.1
+  done
   grep -q "listening rpc" "$OUT/$2.out" || { echo "$2 did not start: $(cat "$OUT/$2.err")" >&2; exit 1; }
 }
 start echo-server/target/echo-server.jar rpc-server
