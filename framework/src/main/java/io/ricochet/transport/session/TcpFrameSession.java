@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * draining, frames and replies are dropped. Closing is {@link LingeringClose}'s; when to close,
  * {@link TcpSessionHandler}'s, which tells this session what the pipeline sees.
  *
- * <p>Just over 300 lines: the send path with its flush policy and the draining and closing states share the session's
+ * <p>About 340 lines: the send path with its flush policy and the draining and closing states share the session's
  * fields on one event loop, and are kept together.
  */
 final class TcpFrameSession implements FrameSession {
