@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The echo server and the C epoll server, each a fresh process every round, driven by the same native client at one
+# The echo server, Netty's floor (NettyEchoServer's "floor" mode: one handler, frames reversed in place, no
+# framework) and the C epoll server, each a fresh process every round, driven by the same native client at one
 # shape: how much one fresh JVM differs from the next (the "slow mode"), apart from the noise of the machine, which
-# the C server's rate in the same round shows. Each round starts both servers, warms the echo server as
-# server-baselines.sh does (one run at the shape), measures the two in turn (the order alternating), and stops them.
+# the C server's rate in the same round shows. Each round starts the three servers, warms the two JVMs as
+# server-baselines.sh does (one run at the shape), measures the three in turn (the order rotating), and stops them.
 # With PROFILE=1 each round's echo server also writes a JFR recording and its JIT compilation log next to the
 # results, to compare a slow round with a fast one. Each measured run also notes how busy the server's I/O thread
-# was (perf's task-clock), which tells a server slowed by its own work from one that was kept off the CPU.
+# was (perf's task-clock), which tells a server slowed by its own work from one that was kept off the CPU, and that
+# thread's user and system CPU per 1,000 replies, which tells the server's own code from the kernel's work.
 #
 # usage: bench/fresh-server-rounds.sh [ROUNDS] [SECONDS] [CONNECTIONS:DEPTH:SIZE]
-# Needs the built jars (mvn -B -ntp -DskipTests package) and gcc. Writes target/bench/fresh-rounds/results.txt.
+# Needs the built jars (mvn -B -ntp -DskipTests package: the echo server's and jmh's) and gcc.
+# Writes target/bench/fresh-rounds/results.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
@@ -39,23 +42,41 @@ stop() { # pid
   wait "$1" 2>/dev/null || true
 }
 qps() { "$OUT/echo_client" 127.0.0.1 "$1" "$CONN" "$DEPTH" "$SIZE" "$SECS" | sed 's/.*= \([0-9]*\) replies.*/\1/'; }
-# measured SERVER_PID PORT: the rate, then how busy the server's I/O thread was over the middle of the run (from
-# perf's task-clock; "?" without perf): a server whose only I/O thread runs below 100% while the client waits on it was
-# kept off the CPU, by sharing one with the client for one.
+# measured SERVER_PID PORT: the rate; how busy the server's I/O thread was over the middle of the run (from perf's
+# task-clock; "?" without perf), since a server whose only I/O thread runs below 100% while the client waits on it was
+# kept off the CPU, by sharing one with the client for one; and that thread's user and system CPU per 1,000 replies
+# over the same window (from /proc), which splits a server's own work from the kernel's.
 measured() {
   "$OUT/echo_client" 127.0.0.1 "$2" "$CONN" "$DEPTH" "$SIZE" "$SECS" > "$OUT/client.out" &
-  local client=$! busy="?"
+  local client=$! busy="?" window=$((SECS - 2)) before="" after=""
   sleep 1
   local busiest
   # The echo server's one event loop, or the C server's one thread.
   busiest=$(ps -L -o tid=,comm= -p "$1" | awk '$2 ~ /-io-/ {print $1; exit}')
   busiest=${busiest:-$1}
-  if command -v perf > /dev/null && [ "$SECS" -ge 3 ]; then
-    busy=$(perf stat -x, -e task-clock -t "$busiest" -- sleep $((SECS - 2)) 2>&1 \
-      | awk -F, -v s=$((SECS - 2)) '/task-clock/ {printf "%d%%", $1 / (10 * s)}')
+  if [ "$window" -ge 1 ]; then
+    before=$(cpu_ticks "$1" "$busiest")
+    if command -v perf > /dev/null; then
+      busy=$(perf stat -x, -e task-clock -t "$busiest" -- sleep "$window" 2>&1 \
+        | awk -F, -v s="$window" '/task-clock/ {printf "%d%%", $1 / (10 * s)}')
+    else
+      sleep "$window"
+    fi
+    after=$(cpu_ticks "$1" "$busiest")
   fi
   wait "$client" || true
-  echo "$(sed 's/.*= \([0-9]*\) replies.*/\1/' "$OUT/client.out") $busy"
+  local rate
+  rate=$(sed 's/.*= \([0-9]*\) replies.*/\1/' "$OUT/client.out")
+  echo "$rate $busy $(per_thousand_replies "$before" "$after" "$rate" "$window")"
+}
+cpu_ticks() { # PID TID: the thread's user and system time so far, in clock ticks
+  awk '{print $14, $15}' "/proc/$1/task/$2/stat" 2>/dev/null || true
+}
+per_thousand_replies() { # "USER SYS" before, after, replies/s, seconds: CPU microseconds per 1,000 replies
+  if [ -z "$1" ] || [ -z "$2" ] || ! [[ "$3" =~ ^[1-9][0-9]*$ ]]; then echo "? ?"; return; fi
+  awk -v a="$1" -v b="$2" -v rate="$3" -v secs="$4" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); thousands = rate * secs / 1000
+    printf "%.1f %.1f", (y[1] - x[1]) * 1e6 / hz / thousands, (y[2] - x[2]) * 1e6 / hz / thousands }'
 }
 
 echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores," \
@@ -69,17 +90,22 @@ for round in $(seq "$ROUNDS"); do
   start ricochet java "${profile[@]}" -jar "$JAR" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port 0 \
     --io-threads 1 --idle-timeout 10m
   start c "$OUT/echo_server" 0
+  start floor java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer 0 1 auto floor
   qps "$PORT_ricochet" > /dev/null
-  if (( round % 2 )); then order=(ricochet c); else order=(c ricochet); fi
-  for s in "${order[@]}"; do
+  qps "$PORT_floor" > /dev/null
+  servers=(ricochet floor c)
+  for i in "${!servers[@]}"; do
+    s=${servers[$(( (i + round) % ${#servers[@]} ))]}
     p="PORT_$s"
     q="PID_$s"
-    read -r rate busy <<< "$(measured "${!q}" "${!p}")"
+    read -r rate busy user sys <<< "$(measured "${!q}" "${!p}")"
     echo "$round $CASE $s $rate" | tee -a "$OUT/results.txt"
-    echo "#   $s: its I/O thread ran $busy of the time" | tee -a "$OUT/results.txt"
+    echo "#   $s: its I/O thread ran $busy of the time; CPU per 1,000 replies: user $user µs, system $sys µs" \
+      | tee -a "$OUT/results.txt"
   done
   stop "$PID_c"
+  stop "$PID_floor"
   stop "$PID_ricochet"
 done
 echo
-python3 bench/ratio-summary.py --ratio ricochet/c "$OUT/results.txt" | tee -a "$OUT/results.txt"
+python3 bench/ratio-summary.py --ratio ricochet/c --ratio floor/c --ratio ricochet/floor "$OUT/results.txt" | tee -a "$OUT/results.txt"

@@ -4,6 +4,8 @@
 #   ricochet  the echo server as shipped (metrics on, Netty's leak detector off, defaults otherwise);
 #   netty     idiomatic Netty (jmh: io.ricochet.baseline.NettyEchoServer): Netty's codecs, flush per read batch;
 #   naive     the same with a flush per frame, a labelled row only;
+#   floor     Netty's floor: one handler reversing whole frames in place in the read buffer, no codecs, a flush per
+#             read batch; what Netty's channel costs below any framework, a labelled row only;
 #   c         a single-threaded C epoll server (native-echo-server/echo_server.c), the physical reference.
 # With BEFORE_JAR=path/to/echo-server.jar, that jar runs too as "before", to measure one change on its own.
 # Servers are interleaved round by round (the order rotates), and the summary gives the median and range over the
@@ -40,9 +42,10 @@ start ricochet java -jar echo-server/target/echo-server.jar --tcp-port 0 --udp-p
   --io-threads 1 --transport "$TRANSPORT" --idle-timeout 10m
 start netty java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer 0 1 "$TRANSPORT" idiomatic
 start naive java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer 0 1 "$TRANSPORT" naive
+start floor java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer 0 1 "$TRANSPORT" floor
 start c "$OUT/echo_server" 0
-SERVERS=(ricochet netty naive c)
-RATIOS=(--ratio ricochet/c --ratio ricochet/netty --ratio netty/c --ratio naive/netty)
+SERVERS=(ricochet netty naive floor c)
+RATIOS=(--ratio ricochet/c --ratio ricochet/netty --ratio netty/c --ratio naive/netty --ratio floor/c --ratio ricochet/floor)
 if [ -n "${BEFORE_JAR:-}" ]; then
   start before java -jar "$BEFORE_JAR" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port 0 --io-threads 1 \
     --transport "$TRANSPORT" --idle-timeout 10m

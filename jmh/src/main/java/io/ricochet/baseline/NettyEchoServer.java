@@ -26,10 +26,13 @@ import java.net.InetSocketAddress;
  * not writable.</li>
  * <li>{@code naive}: the same, but a write-and-flush per frame; kept only as a labelled row, to show what the
  * per-batch flush is worth.</li>
+ * <li>{@code floor}: Netty's floor, no codecs at all: one {@link InPlaceFloorHandler} reverses whole frames where
+ * they lie in the read buffer and writes that buffer back, flushed once per read batch. What the channel itself
+ * costs, below any framework; a labelled row, not a baseline to beat.</li>
  * </ul>
  *
  * <p>usage: {@code java -cp jmh/target/benchmarks.jar io.ricochet.baseline.NettyEchoServer [port] [ioThreads]
- * [transport] [idiomatic|naive]}; prints {@code listening tcp 127.0.0.1:PORT (netty MODE, TRANSPORT)}
+ * [transport] [idiomatic|naive|floor]}; prints {@code listening tcp 127.0.0.1:PORT (netty MODE, TRANSPORT)}
  */
 public final class NettyEchoServer {
     /** The protocol's default largest body with the 2-byte length field. */
@@ -44,7 +47,11 @@ public final class NettyEchoServer {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 7100;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         IoTransport transport = IoTransport.resolve(TransportKind.fromLabel(args.length > 2 ? args[2] : "auto"));
-        boolean naive = args.length > 3 && args[3].equals("naive");
+        String mode = args.length > 3 ? args[3] : "idiomatic";
+        if (!mode.equals("idiomatic") && !mode.equals("naive") && !mode.equals("floor")) {
+            System.err.println("mode: expected idiomatic, naive or floor, got '" + mode + "'");
+            System.exit(2);
+        }
         EventLoopGroup group = transport.newEventLoopGroup(threads, "baseline-io");
         try {
             Channel server = new ServerBootstrap()
@@ -54,16 +61,20 @@ public final class NettyEchoServer {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (mode.equals("floor")) {
+                                ch.pipeline().addLast(new InPlaceFloorHandler(MAX_BODY));
+                                return;
+                            }
                             ch.pipeline().addLast(
                                     new LengthFieldBasedFrameDecoder(2 + MAX_BODY, 0, 2, 0, 2),
                                     new LengthFieldPrepender(2),
-                                    naive ? new FlushPerFrameHandler() : new FlushPerBatchHandler());
+                                    mode.equals("naive") ? new FlushPerFrameHandler() : new FlushPerBatchHandler());
                         }
                     })
                     .bind("127.0.0.1", port).sync().channel();
             InetSocketAddress bound = (InetSocketAddress) server.localAddress();
-            System.out.println("listening tcp 127.0.0.1:" + bound.getPort() + " (netty " + (naive ? "naive" : "idiomatic")
-                    + ", " + transport.kind().label() + ")");
+            System.out.println("listening tcp 127.0.0.1:" + bound.getPort() + " (netty " + mode + ", "
+                    + transport.kind().label() + ")");
             System.out.flush();
             server.closeFuture().sync();
         } finally {
@@ -89,31 +100,10 @@ public final class NettyEchoServer {
     }
 
     /** Writes each reply as it is made and flushes once per read batch; reads no more while writes back up. */
-    static final class FlushPerBatchHandler extends ChannelInboundHandlerAdapter {
+    static final class FlushPerBatchHandler extends FlushPerBatch {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ctx.write(reversedCopy(ctx, (ByteBuf) msg), ctx.voidPromise());
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            ctx.flush();
-            if (!ctx.channel().isWritable()) {
-                ctx.channel().config().setAutoRead(false);
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable()) {
-                ctx.channel().config().setAutoRead(true);
-            }
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 
