@@ -15,13 +15,8 @@ import io.ricochet.echo.BodyReverser;
 final class InPlaceFloorHandler extends FlushPerBatch {
     private static final int LENGTH_FIELD = 2;
 
-    private final int maxBody;
     /** The start of a frame that the last read ended inside, or null. */
     private ByteBuf partial;
-
-    InPlaceFloorHandler(int maxBody) {
-        this.maxBody = maxBody;
-    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -30,7 +25,7 @@ final class InPlaceFloorHandler extends FlushPerBatch {
         int end = in.writerIndex();
         while (end - at >= LENGTH_FIELD) {
             int length = in.getUnsignedShort(at);
-            if (length == 0 || length > maxBody) {
+            if (length == 0 || length > NettyEchoServer.MAX_BODY) {
                 in.release();
                 ctx.close();
                 return;

@@ -36,7 +36,7 @@ import java.net.InetSocketAddress;
  */
 public final class NettyEchoServer {
     /** The protocol's default largest body with the 2-byte length field. */
-    private static final int MAX_BODY = 4094;
+    static final int MAX_BODY = 4094;
 
     private NettyEchoServer() {
     }
@@ -62,7 +62,7 @@ public final class NettyEchoServer {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             if (mode.equals("floor")) {
-                                ch.pipeline().addLast(new InPlaceFloorHandler(MAX_BODY));
+                                ch.pipeline().addLast(new InPlaceFloorHandler());
                                 return;
                             }
                             ch.pipeline().addLast(

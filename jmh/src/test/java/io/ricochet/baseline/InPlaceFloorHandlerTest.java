@@ -33,7 +33,7 @@ class InPlaceFloorHandlerTest {
 
     @Test
     void answersEveryWholeFrameOfAReadReversedInOneWrite() {
-        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler(4094));
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
         channel.writeInbound(frames("abcdefghijklmnopqrs", "xy"));
         assertArrayEquals(bytes(frames("srqponmlkjihgfedcba", "yx")), bytes(channel.readOutbound()));
         assertNull(channel.readOutbound());
@@ -42,7 +42,7 @@ class InPlaceFloorHandlerTest {
 
     @Test
     void aFrameSplitAcrossReadsIsAnsweredOnceWhole() {
-        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler(4094));
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
         ByteBuf all = frames("one", "split-here");
         channel.writeInbound(all.retainedSlice(0, 8));
         assertArrayEquals(bytes(frames("eno")), bytes(channel.readOutbound()));
@@ -54,7 +54,7 @@ class InPlaceFloorHandlerTest {
 
     @Test
     void aLengthOutOfRangeClosesTheConnection() {
-        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler(4094));
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
         channel.writeInbound(Unpooled.buffer().writeShort(4095).writeZero(10));
         assertFalse(channel.isOpen());
         assertNull(channel.readOutbound());
@@ -63,7 +63,7 @@ class InPlaceFloorHandlerTest {
     @Test
     void aConnectionClosedInsideAFrameReleasesWhatItKept() {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler(4094));
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
         channel.config().setAllocator(alloc);
         ByteBuf tail = Unpooled.buffer().writeShort(10).writeBytes(new byte[] {1, 2, 3});
         channel.writeInbound(tail);
