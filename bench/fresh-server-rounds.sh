@@ -48,7 +48,7 @@ qps() { "$OUT/echo_client" 127.0.0.1 "$1" "$CONN" "$DEPTH" "$SIZE" "$SECS" | sed
 # over the same window (from /proc), which splits a server's own work from the kernel's.
 measured() {
   "$OUT/echo_client" 127.0.0.1 "$2" "$CONN" "$DEPTH" "$SIZE" "$SECS" > "$OUT/client.out" &
-  local client=$! busy="?" window=$((SECS - 2)) before="" after=""
+  local client=$! busy="" window=$((SECS - 2)) before="" after="" started ended
   sleep 1
   local busiest
   # The echo server's one event loop, or the C server's one thread.
@@ -56,26 +56,33 @@ measured() {
   busiest=${busiest:-$1}
   if [ "$window" -ge 1 ]; then
     before=$(cpu_ticks "$1" "$busiest")
+    started=$(date +%s%N)
     if command -v perf > /dev/null; then
       busy=$(perf stat -x, -e task-clock -t "$busiest" -- sleep "$window" 2>&1 \
-        | awk -F, -v s="$window" '/task-clock/ {printf "%d%%", $1 / (10 * s)}')
-    else
-      sleep "$window"
+        | awk -F, -v s="$window" '/task-clock/ && $1 + 0 > 0 {printf "%d%%", $1 / (10 * s)}') || true
     fi
+    # However perf fared, the CPU is read over a window of the length asked, and divided by the time it really took.
+    ended=$(date +%s%N)
+    local left_ms=$(( window * 1000 - (ended - started) / 1000000 ))
+    [ "$left_ms" -le 0 ] || sleep "$(awk -v ms="$left_ms" 'BEGIN {printf "%.3f", ms / 1000}')"
     after=$(cpu_ticks "$1" "$busiest")
+    ended=$(date +%s%N)
   fi
   wait "$client" || true
   local rate
-  rate=$(sed 's/.*= \([0-9]*\) replies.*/\1/' "$OUT/client.out")
-  echo "$rate $busy $(per_thousand_replies "$before" "$after" "$rate" "$window")"
+  rate=$(sed -n 's/.*= \([0-9]*\) replies.*/\1/p' "$OUT/client.out")
+  echo "${rate:-?} ${busy:-?} $(per_thousand_replies "$before" "$after" "${rate:-0}" "${started:-0}" "${ended:-0}")"
 }
-cpu_ticks() { # PID TID: the thread's user and system time so far, in clock ticks
-  awk '{print $14, $15}' "/proc/$1/task/$2/stat" 2>/dev/null || true
+cpu_ticks() { # PID TID: the thread's user and system time so far, in clock ticks (the fields after its name)
+  sed 's/.*) //' "/proc/$1/task/$2/stat" 2>/dev/null | awk '{print $12, $13}' || true
 }
-per_thousand_replies() { # "USER SYS" before, after, replies/s, seconds: CPU microseconds per 1,000 replies
-  if [ -z "$1" ] || [ -z "$2" ] || ! [[ "$3" =~ ^[1-9][0-9]*$ ]]; then echo "? ?"; return; fi
-  awk -v a="$1" -v b="$2" -v rate="$3" -v secs="$4" -v hz="$(getconf CLK_TCK)" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); thousands = rate * secs / 1000
+# "USER SYS" ticks before and after, replies/s, the window's start and end in ns: CPU microseconds per 1,000 replies.
+# The replies are estimated from the run's average rate. The kernel splits user from system time by sampling at the
+# clock tick, so the smaller figure, user, varies by about a sixth from run to run; compare medians over rounds.
+per_thousand_replies() {
+  if [ -z "$1" ] || [ -z "$2" ] || ! [[ "$3" =~ ^[1-9][0-9]*$ ]] || [ "$5" -le "$4" ]; then echo "? ?"; return; fi
+  awk -v a="$1" -v b="$2" -v rate="$3" -v ns="$(( $5 - $4 ))" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); thousands = rate * ns / 1e9 / 1000
     printf "%.1f %.1f", (y[1] - x[1]) * 1e6 / hz / thousands, (y[2] - x[2]) * 1e6 / hz / thousands }'
 }
 
@@ -99,6 +106,7 @@ for round in $(seq "$ROUNDS"); do
     p="PORT_$s"
     q="PID_$s"
     read -r rate busy user sys <<< "$(measured "${!q}" "${!p}")"
+    [[ "$rate" =~ ^[0-9]+$ ]] || { echo "round $round: no rate from $s: $(cat "$OUT/client.out")" >&2; exit 1; }
     echo "$round $CASE $s $rate" | tee -a "$OUT/results.txt"
     echo "#   $s: its I/O thread ran $busy of the time; CPU per 1,000 replies: user $user µs, system $sys µs" \
       | tee -a "$OUT/results.txt"

@@ -54,7 +54,8 @@ if [ -n "${BEFORE_JAR:-}" ]; then
 fi
 echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores," \
   "ricochet: $(grep -o 'transport auto: [a-z_]*' "$OUT/ricochet.err" || echo "$TRANSPORT")," \
-  "netty: $(sed 's/.*(netty idiomatic, \(.*\))/\1/' "$OUT/netty.out"), ${SECS}s per run" | tee "$OUT/server-baselines.txt"
+  "netty: $(sed 's/.*(netty idiomatic, \(.*\))/\1/' "$OUT/netty.out"), ${SECS}s per run${BEFORE_JAR:+, before: $BEFORE_JAR}" \
+  | tee "$OUT/server-baselines.txt"
 
 qps() { "$OUT/echo_client" 127.0.0.1 "$1" "$2" "$3" "$4" "$SECS" | sed 's/.*= \([0-9]*\) replies.*/\1/'; }
 # Warm every JVM's JIT before measuring.

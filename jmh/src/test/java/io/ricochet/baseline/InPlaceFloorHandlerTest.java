@@ -12,6 +12,8 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InPlaceFloorHandlerTest {
 
@@ -44,20 +46,60 @@ class InPlaceFloorHandlerTest {
     void aFrameSplitAcrossReadsIsAnsweredOnceWhole() {
         EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
         ByteBuf all = frames("one", "split-here");
-        channel.writeInbound(all.retainedSlice(0, 8));
-        assertArrayEquals(bytes(frames("eno")), bytes(channel.readOutbound()));
-        channel.writeInbound(all.retainedSlice(8, all.readableBytes() - 8));
+        ByteBuf first = all.retainedSlice(0, 8);
+        ByteBuf second = all.retainedSlice(8, all.readableBytes() - 8);
         all.release();
+        channel.writeInbound(first);
+        assertArrayEquals(bytes(frames("eno")), bytes(channel.readOutbound()));
+        channel.writeInbound(second);
         assertArrayEquals(bytes(frames("ereh-tilps")), bytes(channel.readOutbound()));
+        assertEquals(0, all.refCnt(), "both reads released once their frames are answered");
         assertFalse(channel.finish());
     }
 
     @Test
-    void aLengthOutOfRangeClosesTheConnection() {
+    void aFrameSplitInsideItsLengthFieldAndOverThreeReadsIsAnsweredOnceWhole() {
         EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
-        channel.writeInbound(Unpooled.buffer().writeShort(4095).writeZero(10));
+        byte[] wire = bytes(frames("abcdefghij"));
+        channel.writeInbound(Unpooled.wrappedBuffer(wire, 0, 1));
+        channel.writeInbound(Unpooled.wrappedBuffer(wire, 1, 4));
+        assertNull(channel.readOutbound(), "no whole frame yet");
+        channel.writeInbound(Unpooled.wrappedBuffer(wire, 5, wire.length - 5));
+        assertArrayEquals(bytes(frames("jihgfedcba")), bytes(channel.readOutbound()));
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void theLargestBodyIsAnswered() {
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
+        String body = "x".repeat(NettyEchoServer.MAX_BODY - 1) + "y";
+        channel.writeInbound(frames(body));
+        assertArrayEquals(bytes(frames("y" + "x".repeat(NettyEchoServer.MAX_BODY - 1))), bytes(channel.readOutbound()));
+        assertFalse(channel.finish());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, NettyEchoServer.MAX_BODY + 1, 0xFFFF})
+    void aLengthOutOfRangeClosesTheConnectionAndReleasesTheRead(int length) {
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
+        ByteBuf read = Unpooled.buffer().writeShort(length).writeZero(10);
+        channel.writeInbound(read);
         assertFalse(channel.isOpen());
+        assertEquals(0, read.refCnt());
         assertNull(channel.readOutbound());
+    }
+
+    @Test
+    void aBadLengthInTheReadThatCompletesAPartialFrameClosesAndReleasesBoth() {
+        UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+        EmbeddedChannel channel = new EmbeddedChannel(new InPlaceFloorHandler());
+        channel.config().setAllocator(alloc);
+        channel.writeInbound(Unpooled.buffer().writeShort(3).writeByte(1));
+        ByteBuf rest = Unpooled.buffer().writeBytes(new byte[] {2, 3}).writeShort(0);
+        channel.writeInbound(rest);
+        assertFalse(channel.isOpen());
+        assertEquals(0, rest.refCnt());
+        assertEquals(0, usedBytes(alloc), "the kept partial and the joined read are both released");
     }
 
     @Test
