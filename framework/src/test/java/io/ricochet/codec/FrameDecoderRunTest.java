@@ -103,30 +103,53 @@ class FrameDecoderRunTest {
     @EnumSource(LengthField.class)
     void aBadLengthAfterWholeFramesFailsAfterThoseFramesGoDownstream(LengthField field) {
         EmbeddedChannel ch = channel(field);
-        byte[] good = frames(field, 0, 3);
-        ByteBuf read = Unpooled.buffer().writeBytes(good).writeZero(field.width() + 4);
-        assertThrows(DecoderException.class, () -> ch.writeInbound(read));
-        assertArrayEquals(good, contentOf(ch.readInbound(), 3));
-        assertNull(ch.readInbound());
-        assertEquals(0, read.refCnt());
-        assertEquals(1.0, Meters.protocolErrors(registry, "tcp", "empty"));
+        try {
+            byte[] good = frames(field, 0, 3);
+            ByteBuf read = Unpooled.buffer().writeBytes(good).writeZero(field.width() + 4);
+            assertThrows(DecoderException.class, () -> ch.writeInbound(read));
+            assertArrayEquals(good, contentOf(ch.readInbound(), 3));
+            assertNull(ch.readInbound());
+            assertEquals(0, read.refCnt());
+            assertEquals(1.0, Meters.protocolErrors(registry, "tcp", "empty"));
 
-        ByteBuf after = Unpooled.wrappedBuffer(frames(field, 3, 2));
-        ch.writeInbound(after);
-        assertNull(ch.readInbound(), "after a failure every byte is discarded");
-        assertEquals(0, after.refCnt());
-        ch.finishAndReleaseAll();
+            ByteBuf after = Unpooled.wrappedBuffer(frames(field, 3, 2));
+            ch.writeInbound(after);
+            assertNull(ch.readInbound(), "after a failure every byte is discarded");
+            assertEquals(0, after.refCnt());
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(LengthField.class)
+    void aTooLongLengthAfterWholeFramesFailsAfterThoseFramesGoDownstream(LengthField field) {
+        EmbeddedChannel ch = channel(field);
+        try {
+            byte[] good = frames(field, 0, 2);
+            ByteBuf read = Unpooled.buffer().writeBytes(good).writeBytes(Frames.header(field.width(), MAX + 1));
+            assertThrows(DecoderException.class, () -> ch.writeInbound(read));
+            assertArrayEquals(good, contentOf(ch.readInbound(), 2));
+            assertNull(ch.readInbound());
+            assertEquals(0, read.refCnt());
+            assertEquals(1.0, Meters.protocolErrors(registry, "tcp", "too_long"));
+        } finally {
+            ch.finishAndReleaseAll();
+        }
     }
 
     @ParameterizedTest
     @EnumSource(LengthField.class)
     void aTooLongFirstFrameFailsWithoutHandingAnythingDown(LengthField field) {
         EmbeddedChannel ch = channel(field);
-        ByteBuf read = Unpooled.wrappedBuffer(Frames.encode(field.width(), Frames.body(MAX + 1, 0)));
-        assertThrows(DecoderException.class, () -> ch.writeInbound(read));
-        assertNull(ch.readInbound());
-        assertEquals(0, read.refCnt());
-        assertEquals(1.0, Meters.protocolErrors(registry, "tcp", "too_long"));
-        ch.finishAndReleaseAll();
+        try {
+            ByteBuf read = Unpooled.wrappedBuffer(Frames.encode(field.width(), Frames.body(MAX + 1, 0)));
+            assertThrows(DecoderException.class, () -> ch.writeInbound(read));
+            assertNull(ch.readInbound());
+            assertEquals(0, read.refCnt());
+            assertEquals(1.0, Meters.protocolErrors(registry, "tcp", "too_long"));
+        } finally {
+            ch.finishAndReleaseAll();
+        }
     }
 }
