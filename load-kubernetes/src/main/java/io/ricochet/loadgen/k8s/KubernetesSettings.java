@@ -1,4 +1,4 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
 /**
  * The Indexed Job the Kubernetes executor creates.

@@ -1,5 +1,6 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
+import io.ricochet.loadgen.distributed.WorkerExecutor;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;

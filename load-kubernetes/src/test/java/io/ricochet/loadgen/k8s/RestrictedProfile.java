@@ -1,4 +1,4 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Capabilities;

@@ -20,7 +20,7 @@ import java.util.Set;
 final class Protosets {
     static final String ORDER = "ricochet.loadgen.test.Order";
     static final String BENCH = "ricochet.bench.BenchMessage";
-    /** The test protos' set, written by protoc --include_imports in the build (load-generator/pom.xml). */
+    /** The test protos' set, written by protoc --include_imports in the build (load-api/pom.xml). */
     static final String PROTOC_WRITTEN = "/loadgen_test.protoset";
 
     private Protosets() {

@@ -1,5 +1,6 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
+import io.ricochet.loadgen.distributed.RunSecret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

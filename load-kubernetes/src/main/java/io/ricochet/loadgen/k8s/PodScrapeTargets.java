@@ -1,4 +1,4 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;

@@ -11,8 +11,6 @@ import java.util.Base64;
 public final class RunSecret {
     /** Where a worker finds it. */
     public static final String ENV = "RICOCHET_RUN_SECRET";
-    /** The key of the Kubernetes Secret that holds it. */
-    static final String SECRET_KEY = "run-secret";
 
     private RunSecret() {
     }

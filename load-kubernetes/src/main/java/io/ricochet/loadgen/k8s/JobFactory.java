@@ -1,5 +1,6 @@
-package io.ricochet.loadgen.distributed;
+package io.ricochet.loadgen.k8s;
 
+import io.ricochet.loadgen.distributed.RunSecret;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -22,6 +23,8 @@ import java.util.Map;
  * default seccomp filter, a read-only root filesystem with an emptyDir at /tmp, and no API token.
  */
 public final class JobFactory {
+    /** The key of the run's Secret that holds its {@link RunSecret}. */
+    static final String SECRET_KEY = "run-secret";
     public static final String LABEL_NAME = "app.kubernetes.io/name";
     public static final String LABEL_COMPONENT = "app.kubernetes.io/component";
     public static final String LABEL_INSTANCE = "app.kubernetes.io/instance";
@@ -74,7 +77,7 @@ public final class JobFactory {
     public static Secret secret(KubernetesSettings s, String runSecret) {
         return new SecretBuilder().withNewMetadata().withName(secretName(s)).withLabels(labels(s))
                 .withOwnerReferences(owners(s)).endMetadata()
-                .withType("Opaque").withStringData(Map.of(RunSecret.SECRET_KEY, runSecret)).build();
+                .withType("Opaque").withStringData(Map.of(SECRET_KEY, runSecret)).build();
     }
 
     /**
@@ -124,7 +127,7 @@ public final class JobFactory {
                                 .withCommand(WORKER_COMMAND)
                                 .withArgs(workerArgs(controller))
                                 .addNewEnv().withName(RunSecret.ENV).withNewValueFrom().withNewSecretKeyRef()
-                                    .withName(secretName(s)).withKey(RunSecret.SECRET_KEY).endSecretKeyRef()
+                                    .withName(secretName(s)).withKey(SECRET_KEY).endSecretKeyRef()
                                 .endValueFrom().endEnv()
                                 .withNewResources().withRequests(resources).withLimits(resources).endResources()
                                 .withNewSecurityContext()
