@@ -5,6 +5,7 @@ import io.ricochet.config.Durations;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.IntervalReporter;
 import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.scenario.ScenarioFiles;
 import io.ricochet.loadgen.scrape.ServerSamples;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -74,7 +75,7 @@ public final class Controller implements AutoCloseable {
         Map<String, Object> config = new LinkedHashMap<>(settings.config());
         config.put("workers", roster.size());
         config.put("executor", executorName);
-        config.put("shards", settings.shards());
+        config.put("shards", settings.shards().stream().map(ScenarioFiles::tree).toList());
         long startMillis = System.currentTimeMillis();
         try (ReportWriter report = settings.reportDir() == null ? null
                 : new ReportWriter(settings.reportDir(), config, startMillis)) {

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import io.ricochet.loadgen.engine.Interval;
+import io.ricochet.loadgen.scenario.Scenario;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
  *
  * @param command      the scenario's name
  * @param target       the target every worker loads, HOST:PORT
- * @param shards       each worker's command line
+ * @param shards       each worker's scenario ({@link Scenario#shard}), its target and trust resolved
  * @param bindHost     address of the coordination endpoint
  * @param port         its port, 0 for an ephemeral one
  * @param advertise    the host workers connect to
@@ -30,7 +31,7 @@ import java.util.function.Consumer;
  * @param runSecret    what a connection must present to use the coordination port ({@link RunSecret})
  * @param intervals    what else takes each merged interval (the generator's metrics); it must copy what it keeps
  */
-public record ControllerSettings(String command, String target, List<List<String>> shards, String bindHost, int port,
+public record ControllerSettings(String command, String target, List<Scenario> shards, String bindHost, int port,
         String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, Duration warmup,
         List<URI> scrape, Path reportDir,
         PrintStream progress, Map<String, Object> config, String runSecret, Consumer<Interval> intervals) {

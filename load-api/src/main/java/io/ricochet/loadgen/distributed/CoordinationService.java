@@ -14,6 +14,7 @@ import io.ricochet.loadgen.distributed.proto.Ready;
 import io.ricochet.loadgen.distributed.proto.WorkerSummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RunMetadata;
+import io.ricochet.loadgen.scenario.ScenarioMessages;
 import io.ricochet.rpc.MethodDescriptor;
 import io.ricochet.rpc.RpcConfig;
 import io.ricochet.rpc.RpcConnection;
@@ -49,9 +50,12 @@ final class CoordinationService implements AutoCloseable {
     private final RunMerger merger;
     private final RefusedInputs refused = new RefusedInputs(Duration.ofSeconds(1));
     private final RicochetServer endpoint;
+    /** Each worker's shard as the message it is sent, encoded before anything listens: one over its cap is refused. */
+    private final List<io.ricochet.loadgen.scenario.proto.Scenario> shards;
 
     /** Starts serving on the settings' bind address and port; the workers' state is {@code roster}'s. */
     CoordinationService(ControllerSettings settings, WorkerRoster roster, RunMerger merger) {
+        this.shards = settings.shards().stream().map(ScenarioMessages::encode).toList();
         this.settings = settings;
         this.roster = roster;
         this.merger = merger;
@@ -127,7 +131,7 @@ final class CoordinationService implements AutoCloseable {
             w.host = hello.getHost() + "/" + hello.getPid();
             w.connection = from;
             return Assignment.newBuilder().setIndex(w.index).setWorkers(roster.size())
-                    .addAllArgs(settings.shards().get(w.index)).setStartTimeoutMillis(settings.startTimeout().toMillis())
+                    .setScenario(shards.get(w.index)).setStartTimeoutMillis(settings.startTimeout().toMillis())
                     .build();
         }
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs each worker as a JVM on this machine (the same classpath, {@code worker --index i}), each
+ * Runs each worker as a JVM on this machine ({@link WorkerMain} on this JVM's class path, {@code --index=i}), each
  * within its own open-file limit, logging to {@code worker-<i>.log} in {@code logDir}.
  */
 public final class LocalExecutor implements WorkerExecutor {
@@ -37,8 +37,7 @@ public final class LocalExecutor implements WorkerExecutor {
             command.addAll(jvmArgs);
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
-            command.add("io.ricochet.loadgen.cli.LoadGeneratorMain");
-            command.add("worker");
+            command.add(WorkerMain.class.getName());
             command.add("--controller=" + controller.getHostString() + ":" + controller.getPort());
             command.add("--index=" + i);
             Path log = log(i);

@@ -1,5 +1,10 @@
 package io.ricochet.loadgen.plan;
 
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.Sharding;
+import java.util.Arrays;
+
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.transport.Protocol;
 import java.time.Duration;
@@ -55,6 +60,26 @@ public record Demand(long connections, int workers, long busiestWorker, int targ
             boolean distributed, boolean kubernetes, long podMemoryBytes) {
         this(connections, workers, busiestWorker, targets, localTargets, protocol, sourceAddresses, connectRate, warmup,
                 duration, distributed, kubernetes, podMemoryBytes, 0);
+    }
+
+    /**
+     * What {@code s} asks for, split over workers weighted {@code weights} as {@link Scenario#shard} splits it:
+     * {@code distributed} when a controller runs it, {@code podMemoryBytes} what each worker pod requests on Kubernetes
+     * (0 otherwise), {@code declaredClientBytes} what its workload declares per connection.
+     */
+    public static Demand of(Scenario s, double[] weights, boolean distributed, boolean kubernetes, long podMemoryBytes,
+            long declaredClientBytes) {
+        // register holds a pair of clients per pair; rr its one connection.
+        long connections = Math.max(1, s.command() == Command.REGISTER ? 2L * s.connections() : s.connections());
+        boolean local = s.target() == null
+                || s.target().addresses().stream().allMatch(t -> t.getAddress() != null && t.getAddress().isLoopbackAddress());
+        long busiest = connections < weights.length ? connections
+                : Arrays.stream(Sharding.split(connections, weights, "connections")).max().orElse(connections);
+        boolean timed = s.command().framedWorkload() || s.command() == Command.UDP_STREAM;
+        return new Demand(connections, weights.length, busiest, s.target() == null ? 0 : s.target().size(), local,
+                s.command().rpc() ? Protocol.TCP : s.transport(), s.sourceAddresses().size(), s.connectRate(),
+                timed ? s.effectiveWarmup() : Duration.ZERO, timed ? s.duration() : Duration.ZERO, distributed,
+                kubernetes, podMemoryBytes, declaredClientBytes);
     }
 
     /** The generator's own embedded server. */

@@ -21,6 +21,13 @@ public record RunOptions(String command, List<URI> scrape, Path reportDir, Print
         hooks = hooks == null ? RunHooks.NONE : hooks;
     }
 
+    /** These options with {@code more} settings for config.json before their own. */
+    public RunOptions withConfigFirst(Map<String, Object> more) {
+        Map<String, Object> all = new java.util.LinkedHashMap<>(more);
+        all.putAll(config);
+        return new RunOptions(command, scrape, reportDir, progress, all, hooks);
+    }
+
     public RunOptions(String command, List<URI> scrape, Path reportDir, PrintStream progress, Map<String, Object> config) {
         this(command, scrape, reportDir, progress, config, RunHooks.NONE);
     }

@@ -1,7 +1,10 @@
 package io.ricochet.loadgen.distributed;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.rpc.RpcClientConfig;
 import io.ricochet.rpc.RpcClients;
 import java.io.ByteArrayOutputStream;
@@ -59,7 +62,8 @@ final class ControllerRun implements AutoCloseable {
 
     private ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup,
             Path reportDir) {
-        List<List<String>> shards = Collections.nCopies(workers, List.of("echo", "--target=127.0.0.1:1"));
+        Scenario echo = Scenario.builder(Command.ECHO).target(Targets.parse("127.0.0.1:1")).build();
+        List<Scenario> shards = Collections.nCopies(workers, echo);
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), stall, warmup, scrape, reportDir,
                 new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }));

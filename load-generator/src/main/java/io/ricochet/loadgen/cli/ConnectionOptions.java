@@ -1,19 +1,19 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
+import io.ricochet.loadgen.scenario.Scenario;
+import java.util.function.Predicate;
 import picocli.CommandLine.Option;
 
 /**
  * How many connections a stream of requests runs on and how they are opened and paced: shared by {@code echo} and
  * {@code massive}, each with its own defaults (a stress test opens ten at once, a held-connection test ramps to ten
- * thousand that send rarely).
+ * thousand that send rarely), which are its scenario's defaults too.
  */
 final class ConnectionOptions {
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", converter = ValueConverters.CountConverter.class, description = "Connections, e.g. 500 or 10k (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--connect-rate", converter = Converters.RateConverter.class,
             description = "New connections per second while ramping; 0 = all at once (default: ${DEFAULT-VALUE}).")
     double connectRate;
@@ -28,5 +28,18 @@ final class ConnectionOptions {
         this.connections = connections;
         this.connectRate = connectRate;
         this.perConnectionRate = perConnectionRate;
+    }
+
+    /** Sets on {@code b} what the flags among these that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--connections")) {
+            b.connections(connections);
+        }
+        if (given.test("--connect-rate")) {
+            b.connectRate(connectRate);
+        }
+        if (given.test("--per-connection-rate")) {
+            b.perConnectionRate(perConnectionRate);
+        }
     }
 }

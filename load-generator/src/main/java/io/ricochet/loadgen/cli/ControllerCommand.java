@@ -6,23 +6,27 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.config.InvalidValueException;
-import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
-import io.ricochet.loadgen.k8s.KubernetesExecutor;
-import io.ricochet.loadgen.k8s.KubernetesSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
-import io.ricochet.loadgen.k8s.PodScrapeTargets;
 import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.k8s.KubernetesExecutor;
+import io.ricochet.loadgen.k8s.KubernetesSettings;
+import io.ricochet.loadgen.k8s.PodScrapeTargets;
 import io.ricochet.loadgen.plan.CapacityPlan;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
-import io.ricochet.transport.Protocol;
+import io.ricochet.loadgen.run.ScenarioWorkloads;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioException;
+import io.ricochet.loadgen.scenario.ScenarioFileException;
+import io.ricochet.loadgen.scenario.ScenarioFiles;
+import io.ricochet.loadgen.scenario.ScenarioKeys;
+import io.ricochet.loadgen.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -92,8 +96,13 @@ class ControllerCommand implements Callable<Integer> {
     @CommandLine.ArgGroup(exclusive = false, heading = "Kubernetes executor:%n")
     KubernetesOptions kubernetes = new KubernetesOptions();
 
-    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "The scenario and its options: echo, rr, crr, massive, rpc or register.")
-    List<String> scenario;
+    @Option(names = "--scenario", paramLabel = "FILE", description = "Run the scenario in FILE (YAML or JSON, "
+            + "docs/load-generator.md, \"Scenarios\") instead of one given as a command and its options.")
+    Path scenarioFile;
+
+    @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "The scenario and its options: echo, rr, crr, "
+            + "massive, rpc or register; or none, with --scenario.")
+    List<String> scenario = List.of();
 
     static final class KubernetesOptions {
         @Option(names = "--namespace", description = "Namespace of the Job (default: the client's, from kubeconfig or the pod).")
@@ -143,11 +152,8 @@ class ControllerCommand implements Callable<Integer> {
         String scrapePath = "/metrics";
     }
 
-    /** The scenario as parsed: its subcommand, the command, its common options, and whether it makes RPC calls. */
-    private record Scenario(ParseResult sub, ScenarioCommand command, CommonOptions common, boolean rpc) {
-        String name() {
-            return sub.commandSpec().name();
-        }
+    /** The scenario to split, and the command line that gave it (null for one from a file). */
+    private record Parsed(Scenario scenario, LoadCommand command) {
     }
 
     @Override
@@ -159,22 +165,19 @@ class ControllerCommand implements Callable<Integer> {
         }
         checkScrapeSelector(onKubernetes);
         double[] shares = weights();
-        Scenario parsed = parseScenario();
-        checkScenario(parsed, shares, onKubernetes);
-        CapacityPlan capacity = capacity(parsed, shares, onKubernetes);
-        Integer planned = planned(capacity, onKubernetes);
+        Parsed parsed = parseScenario();
+        Scenario s = parsed.scenario();
+        checkScenario(s, shares, onKubernetes, parsed.command() != null);
+        Workload workload = workload(parsed);
+        CapacityPlan capacity = Plans.plan(s, workload, shares, true, onKubernetes,
+                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
+                bytes("--node-memory", kubernetes.nodeMemory));
+        Integer planned = planned(capacity, onKubernetes, s, shares);
         if (planned != null) {
             return planned;
         }
         requireFits(capacity, err);
-        return run(parsed, shares, onKubernetes, err);
-    }
-
-    /** What the workers will need, against a worker pod's and a node's memory on Kubernetes. */
-    private CapacityPlan capacity(Scenario s, double[] shares, boolean onKubernetes) {
-        return Plans.plan(s.command(), shares, true, onKubernetes,
-                onKubernetes ? bytes("--worker-memory", kubernetes.memory) : 0,
-                bytes("--node-memory", kubernetes.nodeMemory));
+        return run(s, workload, shares, onKubernetes, err);
     }
 
     /** Says the plan, and refuses a run that does not fit it. */
@@ -193,8 +196,32 @@ class ControllerCommand implements Callable<Integer> {
         };
     }
 
-    /** The SCENARIO words parsed as the load generator's command line; one of the commands that split over workers. */
-    private Scenario parseScenario() {
+    /**
+     * The scenario to split: the SCENARIO words parsed as the load generator's command line (one of the commands that
+     * split over workers, with its own {@code --scenario} if it has one), or {@code --scenario}'s file.
+     */
+    private Parsed parseScenario() {
+        if (scenario.isEmpty()) {
+            if (scenarioFile == null) {
+                throw usage("scenario: none (expected: a command and its options, e.g. echo --connections 8000, or "
+                        + "--scenario FILE)");
+            }
+            Scenario s;
+            try {
+                s = ScenarioFiles.read(scenarioFile, null);
+            } catch (ScenarioFileException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (!s.command().distributable()) {
+                throw usage("scenario: '" + s.command().label() + "' cannot be split over workers (expected: echo, rr, "
+                        + "crr, massive, rpc or register)");
+            }
+            return new Parsed(s, null);
+        }
+        if (scenarioFile != null) {
+            throw usage("--scenario " + scenarioFile + " with a scenario's command (expected: one of them; the "
+                    + "command takes --scenario too)");
+        }
         ParseResult parsed;
         try {
             parsed = LoadGeneratorMain.newCommandLine().parseArgs(scenario.toArray(String[]::new));
@@ -205,64 +232,80 @@ class ControllerCommand implements Callable<Integer> {
         if (sub == null || !(sub.commandSpec().userObject() instanceof ScenarioCommand command)) {
             throw usage("scenario: '" + scenario.get(0) + "' cannot be split over workers (expected: echo, rr, crr, massive, rpc or register)");
         }
-        boolean rpc = command instanceof RpcCommand || command instanceof RegisterCommand;
-        return new Scenario(sub, command, command.common(), rpc);
+        try {
+            return new Parsed(command.scenario(), command);
+        } catch (ParameterException e) {
+            // The scenario's own words were parsed on a command line of their own: the message is this command's.
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** The workload the scenario runs, made once here too: its problems are found before any worker starts. */
+    private Workload workload(Parsed parsed) {
+        try {
+            return ScenarioWorkloads.of(parsed.scenario());
+        } catch (ScenarioException e) {
+            throw new ParameterException(spec.commandLine(), parsed.command() != null
+                    ? parsed.command().usage(e).getMessage() : "invalid option value: " + e.getMessage());
+        }
     }
 
     /** Refuses, before anything starts (an embedded server, workers), a scenario that cannot be split or shipped. */
-    private void checkScenario(Scenario s, double[] shares, boolean onKubernetes) {
+    private void checkScenario(Scenario s, double[] shares, boolean onKubernetes, boolean fromFlags) {
         try {
-            ShardPlanner.plan(s.sub(), shares, "127.0.0.1:1");
+            for (int i = 0; i < shares.length; i++) {
+                s.shard(i, shares);
+            }
+        } catch (ScenarioException e) {
+            // Named as the user gave it: --source-addresses's values, or the file's source_addresses.
+            throw usage(fromFlags ? e.render(key -> ScenarioKeys.flag(s.command(), key)) : e.getMessage());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        if (onKubernetes && s.common().target == null) {
+        if (onKubernetes && s.target() == null) {
             throw usage("scenario: --target is required with --executor kubernetes (the echo-server Service)");
         }
-        if (onKubernetes && (s.common().tls.ca != null || s.common().tls.clientCert != null)) {
+        if (onKubernetes && (s.tls().ca() != null || s.tls().clientCert() != null)) {
             // Worker pods cannot read files on this machine; shipping them (a Secret) is not built yet.
             throw usage("scenario: --tls-ca and --client-cert with --executor kubernetes are not supported yet "
                     + "(worker pods cannot read this machine's files; use the image's trust store or --insecure)");
         }
-        if (s.rpc()) {
-            RunSupport.requireOneTarget(spec.commandLine(), s.common(), s.name());
-        }
     }
 
     /** Resolves the target, then runs the workers under one controller and concludes as a single run would. */
-    private int run(Scenario s, double[] shares, boolean onKubernetes, PrintStream err) throws Exception {
-        try (StandAlone alone = StandAlone.open(spec.commandLine(), s.common(), err);
-                RunSupport.Target resolved = targetFor(spec.commandLine(), s.sub(), s.common(), s.rpc(), err)) {
-            String target = s.rpc() ? resolved.rpc().getHostString() + ":" + resolved.rpc().getPort()
-                    : resolved.address(s.sub().matchedOptionValue("--transport", Protocol.TCP)).toString();
-            List<URI> scrape = scrapeUrls(resolved.scrape(), err);
-            List<List<String>> shards = shards(s, shares, target, resolved, onKubernetes);
-            Duration stall = stallTimeout != null ? stallTimeout : s.common().interval.multipliedBy(5).plusSeconds(10);
+    private int run(Scenario s, Workload workload, double[] shares, boolean onKubernetes, PrintStream err)
+            throws Exception {
+        try (StandAlone alone = StandAlone.open(s, err);
+                EmbeddedTargets.Target target = EmbeddedTargets.resolve(s, workload, err)) {
+            Scenario resolved = target.scenario();
+            String where = resolved.target().toString();
+            List<URI> scrape = scrapeUrls(target.scrape(), err);
+            List<Scenario> shards = shards(resolved, shares, onKubernetes);
+            Duration stall = stallTimeout != null ? stallTimeout : s.interval().multipliedBy(5).plusSeconds(10);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
-            ControllerSettings settings = new ControllerSettings(s.name(), target, shards, bindHost, port,
-                    advertised(onKubernetes), s.common().interval, startTimeout, stall, s.command().warmupTime(),
-                    scrape, s.common().report, err, runConfig(s, target), RunSecret.generate(), alone.intervals());
+            ControllerSettings settings = new ControllerSettings(s.command().label(), where, shards, bindHost, port,
+                    advertised(onKubernetes), s.interval(), startTimeout, stall, warmupTime(s), scrape, s.report(), err,
+                    runConfig(s, where), RunSecret.generate(), alone.intervals());
             return runWorkers(settings, s, alone, err);
         }
     }
 
-    /** Each worker's command line, with what trusts an embedded server and, locally, where its own report goes. */
-    private static List<List<String>> shards(Scenario s, double[] shares, String target, RunSupport.Target resolved,
-            boolean onKubernetes) {
-        List<List<String>> shards = ShardPlanner.plan(s.sub(), shares, target);
-        if (resolved.embeddedCa() != null) {
-            // The embedded server's throwaway CA, which this process trusts by default: the workers must too.
-            shards.forEach(shard -> shard.add("--tls-ca=" + resolved.embeddedCa().toAbsolutePath()));
-        }
-        if (resolved.embeddedNoiseKey() != null) {
-            // The embedded server's key, which this process pins by default: the workers must pin it too.
-            shards.forEach(shard -> shard.add("--noise-key=" + resolved.embeddedNoiseKey()));
-        }
-        if (!onKubernetes && s.common().report != null) {
-            // Local workers keep their own full reports beside the merged one: raw data for any check.
-            for (int i = 0; i < shards.size(); i++) {
-                shards.get(i).add("--report=" + s.common().report.resolve("workers").resolve(Integer.toString(i)));
+    /** How long the scenario warms up before its first interval: a framed command's time; none for RPC's calls. */
+    private static Duration warmupTime(Scenario s) {
+        return s.command().rpc() ? Duration.ZERO : s.effectiveWarmup();
+    }
+
+    /** Each worker's scenario and, locally, where its own report goes. */
+    private static List<Scenario> shards(Scenario resolved, double[] shares, boolean onKubernetes) {
+        List<Scenario> shards = new ArrayList<>();
+        for (int i = 0; i < shares.length; i++) {
+            Scenario shard = resolved.shard(i, shares);
+            if (!onKubernetes && resolved.report() != null) {
+                // Local workers keep their own full reports beside the merged one: raw data for any check.
+                shard = shard.toBuilder().report(resolved.report().resolve("workers").resolve(Integer.toString(i)))
+                        .build();
             }
+            shards.add(shard);
         }
         return shards;
     }
@@ -270,12 +313,16 @@ class ControllerCommand implements Callable<Integer> {
     /** The merged report's config.json. */
     private Map<String, Object> runConfig(Scenario s, String target) {
         Map<String, Object> config = new LinkedHashMap<>();
-        config.put("command", s.name());
-        config.put("scenario", scenario);
+        config.put("command", s.command().label());
+        if (!scenario.isEmpty()) {
+            config.put("scenario", scenario);
+        } else {
+            config.put("scenario_file", scenarioFile.toString());
+        }
         config.put("target", target);
-        if (s.command().warmsUpForATime()) {
+        if (!s.command().rpc()) {
             // As a single run's config.json has it: the report shades the warmup before the first interval.
-            config.put("warmup_s", s.command().warmupTime().toNanos() / 1e9);
+            config.put("warmup_s", s.effectiveWarmup().toNanos() / 1e9);
         }
         return config;
     }
@@ -284,7 +331,7 @@ class ControllerCommand implements Callable<Integer> {
     private int runWorkers(ControllerSettings settings, Scenario s, StandAlone alone, PrintStream err)
             throws Exception {
         try (Controller controller = new Controller(settings);
-                WorkerExecutor workersExecutor = executor(s.common().report)) {
+                WorkerExecutor workersExecutor = executor(s.report())) {
             alone.onStop(() -> {
                 err.println("controller: stopping every worker");
                 controller.stop();
@@ -292,19 +339,18 @@ class ControllerCommand implements Callable<Integer> {
             DistributedSummary summary = controller.run(workersExecutor, executor);
             // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
             int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILURE
-                    : RunSupport.exitStatus(summary.merged(), s.common().maxErrorRate);
-            exit = RunSupport.conclude(s.common(), summary, exit, () -> printTables(summary, s.command(), s.sub()),
-                    spec.commandLine().getOut());
-            Reports.writeHtml(s.common().report, spec.commandLine().getErr());
+                    : RunSupport.exitStatus(summary.merged(), s.maxErrorRate());
+            exit = RunSupport.conclude(s, summary, exit, () -> printTables(summary, s), spec.commandLine().getOut());
+            Reports.writeHtml(s.report(), spec.commandLine().getErr());
             return alone.exitStatus(exit);
         }
     }
 
     /** The merged run as the scenario prints it alone, then a line per worker. */
-    private void printTables(DistributedSummary summary, ScenarioCommand command, ParseResult sub) {
+    private void printTables(DistributedSummary summary, Scenario s) {
         PrintWriter out = spec.commandLine().getOut();
-        if (command instanceof RpcCommand || command instanceof RegisterCommand) {
-            RpcSummaryTable.print(asRpc(summary.merged(), sub), out);
+        if (s.command().rpc()) {
+            RpcSummaryTable.print(asRpc(summary.merged(), s), out);
         } else {
             SummaryTable.print(summary.merged(), out);
         }
@@ -314,14 +360,12 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     /** The merged run in nbagent's columns; per-step and per-client figures stay in each worker's own report. */
-    private static RpcSummary asRpc(Summary m, ParseResult sub) {
-        long planned = ((Number) sub.commandSpec().findOption(sub.commandSpec().findOption("--requests") != null
-                ? "--requests" : "--cycles").getValue()).longValue();
-        int inFlight = sub.commandSpec().findOption("--in-flight") == null ? 1
-                : (Integer) sub.commandSpec().findOption("--in-flight").getValue();
-        return new RpcSummary(m.command(), m.target(), m.io(), planned, m.connections(), inFlight, m.requests(), m.ok(),
-                m.bad(), m.errors(), m.durationS(), Math.round(m.ok() / Math.max(m.durationS(), 1e-3) * 1000) / 1000.0,
-                m.latencyUs(), m.latencyKind(), Map.of(), List.of(), m.server(), m.firstError(), m.firstBad());
+    private static RpcSummary asRpc(Summary m, Scenario s) {
+        int inFlight = s.command() == io.ricochet.loadgen.scenario.Command.RPC ? s.inFlight() : 1;
+        return new RpcSummary(m.command(), m.target(), m.io(), s.requests(), m.connections(), inFlight, m.requests(),
+                m.ok(), m.bad(), m.errors(), m.durationS(),
+                Math.round(m.ok() / Math.max(m.durationS(), 1e-3) * 1000) / 1000.0, m.latencyUs(), m.latencyKind(),
+                Map.of(), List.of(), m.server(), m.firstError(), m.firstBad());
     }
 
     private WorkerExecutor executor(Path report) throws IOException {
@@ -416,31 +460,16 @@ class ControllerCommand implements Callable<Integer> {
         return weights;
     }
 
-    /** The scenario's --target, or an embedded echo server sized as the scenario alone would size it. */
-    private static RunSupport.Target targetFor(CommandLine cli, ParseResult sub, CommonOptions common, boolean withRpc,
-            PrintStream err) {
-        LengthField field = LengthField.ofWidth(sub.matchedOptionValue("--length-field", 2));
-        // The echo-style commands' --size is a range; the RPC commands' an int that the RPC port's limits cover.
-        Object size = sub.commandSpec().findOption("--size") == null ? null : sub.commandSpec().findOption("--size").getValue();
-        int maxFrame = Math.max(field.defaultMaxFrame(), size instanceof Converters.SizeRange range ? range.max() : 0);
-        double perConnection = sub.commandSpec().findOption("--per-connection-rate") == null ? 0
-                : ((Number) sub.commandSpec().findOption("--per-connection-rate").getValue()).doubleValue();
-        try {
-            return RunSupport.target(cli, common, field, maxFrame, Scenarios.idleTimeout(perConnection), withRpc,
-                    sub.matchedOptionValue("--transport", Protocol.TCP), err);
-        } catch (InvalidValueException e) {
-            // The scenario's own checks run in the workers; what sizes the embedded server is checked here.
-            throw new ParameterException(cli, FlagNames.usage(sub.commandSpec(), e).getMessage());
-        }
-    }
-
     private static String podIp() {
         String ip = System.getenv("POD_IP");
         return ip != null ? ip : "127.0.0.1";
     }
 
-    /** The plan command's output and exit status, made instead of the run; null to run: the controller. */
-    Integer planned(CapacityPlan capacity, boolean onKubernetes) {
+    /**
+     * The plan command's output and exit status, made instead of the run of {@code s} over workers weighted
+     * {@code shares}; null to run: the controller.
+     */
+    Integer planned(CapacityPlan capacity, boolean onKubernetes, Scenario s, double[] shares) {
         return null;
     }
 

@@ -1,28 +1,20 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.UsageErrors;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.loadgen.engine.LoadSpec;
-import io.ricochet.loadgen.engine.RunHooks;
-import io.ricochet.loadgen.report.Summary;
-import io.ricochet.loadgen.run.FrameRuns;
-import io.ricochet.loadgen.run.RunOptions;
-import io.ricochet.loadgen.workload.FrameWorkload;
-import io.ricochet.tls.QuicResumption;
-import io.ricochet.transport.Protocol;
-import java.time.Duration;
-import picocli.CommandLine.Command;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.TlsSettings;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "crr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_CRR: connect, one request, verified reply, close, per transaction; "
                 + "latency from connect to reply.")
 final class CrrCommand extends ScenarioCommand {
     @Mixin
     LoadOptions load;
 
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--concurrency", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Transactions in progress at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
@@ -35,37 +27,23 @@ final class CrrCommand extends ScenarioCommand {
     boolean earlyData;
 
     @Override
-    public int run(RunHooks hooks) throws Exception {
-        boolean quic = load.protocol == Protocol.QUIC;
-        if (resume && !common.tls.enabled && !quic) {
-            throw UsageErrors.invalidValue(commandSpec.commandLine(), "--tls-resume without --tls "
-                    + "or --transport quic");
+    Command command() {
+        return Command.CRR;
+    }
+
+    @Override
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        load.applyTo(b, given);
+        if (given.test("--concurrency")) {
+            b.connections(concurrency);
         }
-        if (earlyData && !quic) {
-            throw UsageErrors.invalidValue(commandSpec.commandLine(), "--early-data without "
-                    + "--transport quic");
-        }
-        if (load.protocol == Protocol.UDP) {
-            throw UsageErrors.invalidValue(commandSpec.commandLine(), "transport: udp (crr "
-                    + "connects: tcp or quic)");
-        }
-        QuicResumption resumption = earlyData ? QuicResumption.EARLY_DATA
-                : resume ? QuicResumption.RESUME : QuicResumption.NEVER;
-        LoadSpec.Builder builder = Scenarios.validated(commandSpec, common, load, b -> b.protocol(load.protocol)
-                .connections(concurrency));
-        FrameWorkload workload = Scenarios.workload(commandSpec, common, load);
-        Plans.checkAlone(commandSpec);
-        try (RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                Scenarios.embeddedMaxFrame(load, workload), Duration.ofSeconds(30), false,
-                load.protocol, resumption, System.err)) {
-            LoadSpec spec = builder.targets(target.address(load.protocol))
-                    .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
-                    .noise(RunSupport.within(target.noise(), load.timeout)).build();
-            Summary summary = FrameRuns.perRequest("crr", spec, workload, resume, new RunOptions("crr",
-                    target.scrape(), common.report, System.err, Scenarios.config("crr", spec, load), hooks));
-            java.io.PrintWriter out = commandSpec.commandLine().getOut();
-            return RunSupport.conclude(common, summary, RunSupport.exitStatus(summary, common.maxErrorRate),
-                    () -> io.ricochet.loadgen.report.SummaryTable.print(summary, out), out);
-        }
+        TlsSettings t = b.tls();
+        b.tls(new TlsSettings(t.enabled(), t.ca(), t.insecure(), t.clientCert(), t.clientKey(), t.provider(),
+                given.test("--tls-resume") ? resume : t.resume(), given.test("--early-data") ? earlyData : t.earlyData()));
+    }
+
+    @Override
+    WorkloadOptions workloadOptions() {
+        return load.requests.workload;
     }
 }

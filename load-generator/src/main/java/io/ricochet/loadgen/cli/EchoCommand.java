@@ -1,12 +1,13 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.loadgen.engine.RunHooks;
-import picocli.CommandLine.Command;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Stress test (FPNN TCPStressTest/UDPStressTest, the CFW echo test): connections x rate, "
                 + "pipelined, every reply verified.")
 final class EchoCommand extends ScenarioCommand {
@@ -19,13 +20,29 @@ final class EchoCommand extends ScenarioCommand {
             description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
-    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "Total requests/s, e.g. 50k, open loop, latency corrected for coordinated omission; 0 = closed loop.")
     double rate;
 
     @Override
-    public int run(RunHooks hooks) throws Exception {
-        return Scenarios.runEcho("echo", commandSpec, common, load, connections, pipeline, rate, hooks);
+    Command command() {
+        return Command.ECHO;
+    }
+
+    @Override
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        load.applyTo(b, given);
+        connections.applyTo(b, given);
+        if (given.test("--pipeline")) {
+            b.pipeline(pipeline);
+        }
+        if (given.test("--rate")) {
+            b.rate(rate);
+        }
+    }
+
+    @Override
+    WorkloadOptions workloadOptions() {
+        return load.requests.workload;
     }
 }

@@ -1,50 +1,48 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.UsageErrors;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
+import io.ricochet.config.InvalidValueException;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.ScenarioException;
+import io.ricochet.loadgen.scenario.ScenarioKeys;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The flag each validated field comes from, so that a usage error names what the user typed ({@code --size 70000})
- * rather than the field of {@code LoadSpec} or of the RPC run it checked ({@code minSize: 70000}).
+ * The flag of each scenario key, so that a usage error names what the user typed ({@code --size 70000}) rather than
+ * the key that checked it ({@code workload.size: 70000}), as {@link ScenarioKeys#flag} names it.
  */
 final class FlagNames {
-    /** Fields whose flag is their name in kebab case: {@code connectRate} comes from {@code --connect-rate}. */
-    private static final Set<String> SAME_NAME = Set.of("connectRate", "pipeline", "rate", "perConnectionRate",
-            "requestsPerStep", "sockets", "startRate", "factor", "refine", "size", "lengthField", "duration", "warmup",
-            "timeout", "interval", "ioThreads", "inFlight", "maxLoss", "precision", "maxTrials");
-
-    /** A field that commands take under other flags lists each; the one the failing command has is named. */
-    private static final Map<String, List<String>> OTHER_NAMES = Map.of(
-            "connections", List.of("--connections", "--concurrency"),
-            "minSize", List.of("--size"),
-            "maxSize", List.of("--size", "--max-size"),
-            // The embedded server's max frame is sized from --size.
-            "maxFrame", List.of("--size"),
-            "clients", List.of("--clients", "--pairs"),
-            "requests", List.of("--requests", "--cycles"));
-
     private FlagNames() {
     }
 
-    /** {@code invalid option value: --size 70000 (expected: 1..65535)}; a message about no one flag as it is. */
-    static ParameterException usage(CommandSpec command, IllegalArgumentException e) {
-        return UsageErrors.invalidValue(command.commandLine(), e, field -> flag(command, field));
+    /** The flag that sets {@code key} on {@code command}, as its command line spells it. */
+    static String of(Command command, String key) {
+        return ScenarioKeys.flag(command, key);
     }
 
-    private static String flag(CommandSpec command, String field) {
-        return flags(field).stream().filter(f -> command.findOption(f) != null).findFirst().orElse(null);
+    /** The flag of {@code key} if {@code spec}'s command has it, else the key as it is. */
+    static String name(CommandSpec spec, Command command, String key) {
+        String flag = of(command, key);
+        return spec.findOption(flag) != null ? flag : key;
     }
 
-    /** The flags {@code field} may come from, or none for a field that no flag sets alone. */
-    private static List<String> flags(String field) {
-        if (SAME_NAME.contains(field)) {
-            return List.of("--" + field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT));
+    /**
+     * A scenario's refusal as a usage error: {@code invalid option value: --size 70000 (expected: 1..65535)}, each key
+     * it names as the flag of {@code spec}'s command; a scenario that asks for nothing to run, without the prefix.
+     */
+    static ParameterException usage(CommandSpec spec, Command command, IllegalArgumentException e) {
+        if (e instanceof ScenarioException s) {
+            String message = s.render(key -> name(spec, command, key));
+            return s.invalidValue() ? UsageErrors.invalidValue(spec.commandLine(), message)
+                    : new ParameterException(spec.commandLine(), message);
         }
-        return OTHER_NAMES.getOrDefault(field, List.of());
+        if (e instanceof InvalidValueException v) {
+            String flag = of(command, v.field());
+            if (spec.findOption(flag) != null) {
+                return UsageErrors.invalidValue(spec.commandLine(), v.describe(flag));
+            }
+        }
+        return UsageErrors.invalidValue(spec.commandLine(), e.getMessage());
     }
 }

@@ -1,13 +1,9 @@
 package io.ricochet.loadgen.cli;
 
-import static io.ricochet.commandline.UsageErrors.invalidValue;
-
-import io.ricochet.loadgen.payload.Expectation;
-import io.ricochet.loadgen.payload.PayloadWorkload;
-import io.ricochet.loadgen.payload.Payloads;
-import io.ricochet.loadgen.payload.Template;
-import io.ricochet.loadgen.workload.FrameWorkload;
-import picocli.CommandLine;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.SizeRange;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -30,65 +26,13 @@ final class FrameWorkloadOptions {
                     + "length:N; placeholders as in --payload (default: reversed).")
     String expect;
 
-    /** What config.json says of the workload: its name and parameters, or the payload and expectation. */
-    java.util.Map<String, Object> describe() {
-        java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
-        if (workload.given()) {
-            workload.describeInto(d);
-        } else {
-            d.put("payload", payload == null ? "generated" : payload);
-            d.put("expect", expect == null ? "reversed" : expect);
-        }
-        return d;
-    }
-
-    private FrameWorkload resolved;
-
-    /**
-     * The workload these options name, made once; {@code sizes} are {@code --size}'s, for generated bodies, and
-     * {@code largestBody} what one frame (or datagram) of the command carries.
-     */
-    FrameWorkload resolve(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
-        if (resolved == null) {
-            resolved = make(cli, minSize, maxSize, seed, largestBody);
-        }
-        return resolved;
-    }
-
-    private FrameWorkload make(CommandLine cli, int minSize, int maxSize, long seed, int largestBody) {
-        if (workload.given()) {
-            if (payload != null || expect != null) {
-                throw invalidValue(cli, "--" + (payload != null ? "payload"
-                        : "expect") + " with --workload (expected: one of them; the workload makes its requests and "
-                        + "checks its replies)");
-            }
-            return workload.create(cli, FrameWorkload.class,
-                    "a framed workload, for this command; an RPC workload runs with rpc");
-        }
-        Expectation expectation;
-        try {
-            expectation = expect == null ? Expectation.reversed() : Expectation.parse(expect, seed);
-        } catch (IllegalArgumentException e) {
-            throw invalidValue(cli, "--expect: " + e.getMessage());
-        }
-        if (payload == null) {
-            return PayloadWorkload.generated(seed, minSize, maxSize, expectation);
-        }
-        if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption("--size")) {
-            throw invalidValue(cli,
-                    "--size with --payload (expected: one of them; the payload's own bytes are its size)");
-        }
-        PayloadWorkload workload;
-        try {
-            Template template = Payloads.parse(payload, seed);
-            workload = PayloadWorkload.of(template, expectation);
-        } catch (IllegalArgumentException e) {
-            throw invalidValue(cli, "--payload: " + e.getMessage());
-        }
-        if (workload.maxBodyLength() > largestBody) {
-            throw invalidValue(cli, "--payload: up to " + workload.maxBodyLength() + " bytes (expected: at most "
-                    + largestBody + ", what one frame of this --length-field, or one datagram, carries)");
-        }
-        return workload;
+    /** Sets on {@code b}'s workload what the flags among these, and {@code --size}, that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given, SizeRange size) {
+        workload.applyTo(b, given);
+        WorkloadSettings w = b.workload();
+        b.workload(new WorkloadSettings(w.name(), w.jars(), w.params(),
+                given.test("--payload") ? payload : w.payload(), given.test("--expect") ? expect : w.expect(),
+                given.test("--size") ? size : w.size(), w.proto(), w.method(), w.requestType(), w.responseType(),
+                w.data(), w.expectStatus()));
     }
 }

@@ -45,16 +45,25 @@ public final class LoadGeneratorMain implements Runnable {
         return cli;
     }
 
-    /** The report directory of the command that ran, or null: its {@code --report}, from its {@link CommonOptions}. */
+    /**
+     * The report directory of the command that ran, or null: its scenario's report, as flags and a scenario file give
+     * it; none after {@code --print-scenario} or {@code --workload list}, which run nothing.
+     */
     private static java.nio.file.Path reportDir(CommandLine.ParseResult parsed) {
         CommandLine.ParseResult last = parsed;
         while (last.subcommand() != null) {
             last = last.subcommand();
         }
-        CommandLine.Model.CommandSpec common = last.commandSpec().mixins().get("common");
         // The controller draws its own: its scenario is parsed inside it.
-        return common == null || last.commandSpec().userObject() instanceof ControllerCommand ? null
-                : ((CommonOptions) common.userObject()).report;
+        if (!(last.commandSpec().userObject() instanceof LoadCommand command) || command.common.printScenario
+                || (command.workloadOptions() != null && command.workloadOptions().listing())) {
+            return null;
+        }
+        try {
+            return command.scenario().report();
+        } catch (CommandLine.ParameterException e) {
+            return null;
+        }
     }
 
     @Override

@@ -1,10 +1,15 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
+import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.SizeRange;
 import io.ricochet.transport.Protocol;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -17,7 +22,7 @@ final class LoadOptions {
 
     @Option(names = "--size", defaultValue = "64", converter = Converters.SizeConverter.class,
             description = "Body bytes, N or MIN..MAX; k and M count 1024s: 4k, 1MB, 1k..4k (default: ${DEFAULT-VALUE}).")
-    Converters.SizeRange size;
+    SizeRange size;
 
     @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
     int lengthField;
@@ -31,22 +36,13 @@ final class LoadOptions {
                     + "in the corrected latency; 0s in closed loop, and for ramp's steps, which --warmup-step precedes).")
     Duration warmup;
 
-    /** The warmup an open-loop run gets unless told: wrk2's calibration, for a JVM's start-up and JIT compilation. */
-    static final Duration OPEN_LOOP_WARMUP = Duration.ofSeconds(2);
-
-    /** {@code --warmup}, or when not given the default of the loop kind. */
-    Duration warmup(boolean openLoop) {
-        return warmup != null ? warmup : openLoop ? OPEN_LOOP_WARMUP : Duration.ZERO;
-    }
-
     @Option(names = "--timeout", defaultValue = "5s", converter = ValueConverters.DurationConverter.class,
             description = "A reply not back by then is an error (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Shard(Shard.Rule.DEAL_ADDRESSES)
     @Option(names = "--source-addresses", converter = Converters.SourceAddressesConverter.class,
             description = "Local addresses bound round-robin: a,b,c or a range 127.0.0.2-127.0.0.40.")
-    Converters.SourceAddresses sourceAddresses = new Converters.SourceAddresses(List.of());
+    List<InetAddress> sourceAddresses = List.of();
 
     @Mixin
     FirstConnectionOption firstConnection = new FirstConnectionOption();
@@ -54,7 +50,36 @@ final class LoadOptions {
     @Mixin
     FrameWorkloadOptions requests = new FrameWorkloadOptions();
 
-    LengthField field() {
-        return LengthField.ofWidth(lengthField);
+    /** Sets on {@code b} what the flags among these that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--transport")) {
+            b.transport(protocol);
+        }
+        if (given.test("--length-field")) {
+            b.lengthField(lengthField(lengthField));
+        }
+        if (given.test("--duration")) {
+            b.duration(duration);
+        }
+        if (given.test("--warmup")) {
+            b.warmup(warmup);
+        }
+        if (given.test("--timeout")) {
+            b.timeout(timeout);
+        }
+        if (given.test("--source-addresses")) {
+            b.sourceAddresses(sourceAddresses);
+        }
+        firstConnection.applyTo(b, given);
+        requests.applyTo(b, given, size);
+    }
+
+    /** The length field of {@code width} bytes; another width refused by its key, as every scenario value is. */
+    static LengthField lengthField(int width) {
+        try {
+            return LengthField.ofWidth(width);
+        } catch (InvalidValueException e) {
+            throw new InvalidValueException("length_field", e.value(), e.expected());
+        }
     }
 }

@@ -1,7 +1,7 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.loadgen.scenario.Values;
 import java.net.URI;
-import java.net.URISyntaxException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -10,15 +10,9 @@ final class MetricsUrlConverter implements ITypeConverter<URI> {
     @Override
     public URI convert(String value) {
         try {
-            URI uri = new URI(value);
-            if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-                    && uri.getHost() != null) {
-                return uri;
-            }
-        } catch (URISyntaxException e) {
-            // Reported below, as any other URL that is not one.
+            return Values.metricsUrl(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
         }
-        throw new TypeConversionException("'" + value + "' (expected: an http:// or https:// URL with a host, e.g. "
-                + "http://127.0.0.1:9100/metrics)");
     }
 }

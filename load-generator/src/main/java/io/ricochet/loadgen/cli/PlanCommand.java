@@ -1,14 +1,22 @@
 package io.ricochet.loadgen.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.k8s.JobFactory;
 import io.ricochet.loadgen.k8s.KubernetesSettings;
 import io.ricochet.loadgen.plan.CapacityPlan;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioFiles;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -24,11 +32,12 @@ import picocli.CommandLine.Option;
 final class PlanCommand extends ControllerCommand {
     @Option(names = "--manifests", description = "With --executor kubernetes: print, when the run fits, the Secret and "
             + "the workers' Job the controller would create, as YAML (kubectl create --dry-run=client -o yaml's form), "
-            + "the plan above them as comments. The Secret's value is a placeholder: no secret is made.")
+            + "the plan above them and the scenario each worker would be sent below them, as comments. The Secret's "
+            + "value is a placeholder: no secret is made.")
     boolean manifests;
 
     @Override
-    Integer planned(CapacityPlan capacity, boolean onKubernetes) {
+    Integer planned(CapacityPlan capacity, boolean onKubernetes, Scenario s, double[] shares) {
         if (manifests && !onKubernetes) {
             throw usage("manifests: with --executor " + executor + " (expected: with --executor kubernetes, whose "
                     + "Secret and Job it prints)");
@@ -43,7 +52,61 @@ final class PlanCommand extends ControllerCommand {
             return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         printManifests(capacity, verdict, out);
+        printShards(s, shares, out);
         return ExitCodes.OK;
+    }
+
+    /**
+     * What each worker would be sent in its Assignment, as comments after the objects (it is not a Kubernetes object):
+     * the first worker's scenario whole, then a row per worker of the keys whose values differ between workers.
+     */
+    private static void printShards(Scenario s, double[] shares, PrintWriter out) {
+        List<Map<String, String>> shards = new ArrayList<>();
+        for (int i = 0; i < shares.length; i++) {
+            shards.add(flat(ScenarioFiles.tree(s.shard(i, shares)), ""));
+        }
+        out.println("# The scenario each worker is sent in its Assignment (ricochet_scenario.proto), not an object of the");
+        out.println("# API. Worker 0's, whole:");
+        ScenarioFiles.yaml(s.shard(0, shares)).lines().forEach(line -> out.println("#   " + line));
+        Set<String> differing = new LinkedHashSet<>();
+        shards.get(0).keySet().forEach(key -> {
+            if (shards.stream().map(m -> m.get(key)).distinct().count() > 1) {
+                differing.add(key);
+            }
+        });
+        shards.forEach(m -> m.keySet().stream().filter(k -> !shards.get(0).containsKey(k)).forEach(differing::add));
+        out.println("# Each worker's own (the keys whose values differ between workers):");
+        out.println("#   " + String.join("  ", prepend("worker", differing)));
+        for (int i = 0; i < shards.size(); i++) {
+            Map<String, String> shard = shards.get(i);
+            List<String> row = new ArrayList<>(List.of(Integer.toString(i)));
+            differing.forEach(k -> row.add(shard.getOrDefault(k, "-")));
+            out.println("#   " + String.join("  ", row));
+        }
+        out.flush();
+    }
+
+    /** A tree's values by dotted key, lists joined with commas. */
+    private static Map<String, String> flat(JsonNode node, String prefix) {
+        Map<String, String> out = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> {
+            if (e.getValue().isObject()) {
+                out.putAll(flat(e.getValue(), prefix + e.getKey() + "."));
+            } else if (e.getValue().isArray()) {
+                List<String> items = new ArrayList<>();
+                e.getValue().forEach(v -> items.add(v.asText()));
+                out.put(prefix + e.getKey(), String.join(",", items));
+            } else {
+                out.put(prefix + e.getKey(), e.getValue().asText());
+            }
+        });
+        return out;
+    }
+
+    private static List<String> prepend(String first, Set<String> rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(rest);
+        return all;
     }
 
     /** The objects of {@link JobFactory#preview}, each a YAML document, after what they are as comments. */

@@ -2,7 +2,6 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.config.Checks;
 import io.ricochet.config.Durations;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RateSearch;
@@ -11,35 +10,33 @@ import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.run.ClientSecurity;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.run.ScenarioRuns;
+import io.ricochet.loadgen.run.ScenarioWorkloads;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.RampSettings;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioException;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-@Command(name = "ramp", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "ramp", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Auto-boost (FPNN's auto-boost, tcpkali's rate search): raise the open-loop rate until the "
                 + "corrected p99 exceeds --slo, errors appear, or the server falls behind; then narrow down. Reports "
                 + "the highest rate that met the SLO (the knee).")
-final class RampCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec commandSpec;
-    @Mixin
-    CommonOptions common;
+final class RampCommand extends LoadCommand {
     @Mixin
     LoadOptions load;
 
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", converter = ValueConverters.CountConverter.class, defaultValue = "10", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
@@ -68,89 +65,102 @@ final class RampCommand implements Callable<Integer> {
             description = "An uncounted first run at the start rate, so JIT compilation does not fail step 1 (default: ${DEFAULT-VALUE}).")
     Duration warmupStep;
 
-    /** When this command started: its report's {@code run} stamp. */
-    private long startMillis;
+    @Override
+    Command command() {
+        return Command.RAMP;
+    }
 
     @Override
-    public Integer call() throws Exception {
-        startMillis = System.currentTimeMillis();
-        if ("list".equals(load.requests.workload.name)) {
-            WorkloadCatalog.load(commandSpec.commandLine(), load.requests.workload.jars)
-                    .print(commandSpec.commandLine().getOut());
-            return ExitCodes.OK;
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        load.applyTo(b, given);
+        if (given.test("--connections")) {
+            b.connections(connections);
         }
-        RateSearch search;
+        if (given.test("--pipeline")) {
+            b.pipeline(pipeline);
+        }
+        RampSettings r = b.ramp();
+        b.ramp(new RampSettings(given.test("--slo") ? slo : r.slo(), given.test("--start-rate") ? startRate
+                : r.startRate(), given.test("--factor") ? factor : r.factor(), given.test("--max-rate") ? maxRate
+                : r.maxRate(), given.test("--refine") ? refine : r.refine(), given.test("--warmup-step") ? warmupStep
+                : r.warmupStep()));
+    }
+
+    @Override
+    WorkloadOptions workloadOptions() {
+        return load.requests.workload;
+    }
+
+    @Override
+    int runAlone(Scenario s, StandAlone alone) throws Exception {
+        long startMillis = System.currentTimeMillis();
+        RampSettings ramp = s.ramp();
+        RateSearch search = RateSearch.growingFrom(ramp.startRate(), ramp.factor(), ramp.maxRate())
+                .bisections(ramp.refine());
+        FrameWorkload workload;
         try {
-            search = RateSearch.growingFrom(startRate, factor, maxRate).bisections(refine);
-            Checks.inRange("refine", refine, 0, 64);
-            Checks.positive("connections", connections);
-        } catch (IllegalArgumentException e) {
-            throw FlagNames.usage(commandSpec, e);
+            workload = ScenarioWorkloads.frames(s);
+        } catch (ScenarioException e) {
+            throw usage(e);
         }
-        FrameWorkload workload = Scenarios.workload(commandSpec, common, load);
         PrintWriter out = commandSpec.commandLine().getOut();
-        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
-                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, load.field(),
-                        Scenarios.embeddedMaxFrame(load, workload), Duration.ofSeconds(30),
-                        load.protocol, System.err)) {
+        try (EmbeddedTargets.Target target = EmbeddedTargets.resolve(s, workload, System.err)) {
+            Scenario resolved = target.scenario();
+            ClientSecurity security;
             LoadSpec base;
             try {
-                base = LoadSpec.builder(target.address(load.protocol)).protocol(load.protocol).connections(connections)
-                        .pipeline(pipeline).lengthField(load.field())
-                        .duration(load.duration).warmup(load.warmup(false)).timeout(load.timeout)
-                        .sourceAddresses(load.sourceAddresses.addresses()).seed(common.seed).interval(common.interval)
-                        .ioThreads(common.ioThreads).transport(common.io)
-                        .tls(RunSupport.within(target.tls(), load.timeout)).quic(target.quic())
-                        .noise(RunSupport.within(target.noise(), load.timeout)).rate(startRate).build();
-            } catch (IllegalArgumentException e) {
-                throw FlagNames.usage(commandSpec, e);
+                security = ClientSecurity.of(resolved);
+                base = ScenarioRuns.frames(resolved, security).toBuilder().rate(ramp.startRate()).build();
+            } catch (ScenarioException e) {
+                throw usage(e);
             }
-            // Its own --warmup-step warms up; its steps warm up only when told.
-            Scenarios.noteWhatRunsDifferently(base, pipeline, false, commandSpec.commandLine().getErr());
-            if (!warmupStep.isZero()) {
-                System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", startRate,
-                        Durations.format(warmupStep));
-                LoadSpec warm = base.toBuilder().duration(warmupStep).build();
+            // Its own warmup step warms up; its steps warm up only when told.
+            ScenarioCommand.noteWhatRunsDifferently(resolved, commandSpec.commandLine().getErr());
+            if (!ramp.warmupStep().isZero()) {
+                System.err.printf(Locale.ROOT, "[warmup] %.0f requests/s for %s, not counted%n", ramp.startRate(),
+                        Durations.format(ramp.warmupStep()));
+                LoadSpec warm = base.toBuilder().duration(ramp.warmupStep()).build();
                 FrameRuns.held("ramp", warm, workload, new RunOptions("ramp", null, null, null,
-                        Scenarios.config("ramp", warm, load), alone.uncountedHooks()));
+                        config(resolved, security, ramp.startRate(), ramp.warmupStep()), alone.uncountedHooks()));
             }
             List<StepRow> rows = new ArrayList<>();
             RateSearch.Result<Summary> result = search.run(rate -> {
-                Summary s = step(base, workload, rate, target, alone);
-                boolean pass = passes(s, rate);
-                rows.add(progress(StepRow.of(rows.size() + 1, "rate", load.size.max(), rate, s, pass)));
-                return new RateSearch.Outcome<>(s, pass, s.qps());
+                LoadSpec spec = base.toBuilder().rate(rate).build();
+                Summary step = FrameRuns.held("ramp", spec, workload, new RunOptions("ramp", target.scrape(), null, null,
+                        config(resolved, security, rate, resolved.duration()), alone.hooks()));
+                boolean pass = passes(step, rate, ramp.slo());
+                rows.add(progress(StepRow.of(rows.size() + 1, "rate", s.bodySize().max(), rate, step, pass)));
+                return new RateSearch.Outcome<>(step, pass, step.qps());
             }, alone::stopped);
             RateSearch.Step<Summary> knee = result.best();
             double good = knee == null ? 0 : knee.rate();
             String verdict = result.stopped() ? "stopped by a signal after step " + rows.size()
-                    : knee == null ? "no rate met the SLO of " + slo.toMillis() + " ms"
+                    : knee == null ? "no rate met the SLO of " + ramp.slo().toMillis() + " ms"
                     : result.reachedMax() ? "every rate up to --max-rate met the SLO" : "knee found";
-            StepsReport report = new StepsReport("ramp", target.address(load.protocol).toString(), load.protocol.tag(),
+            StepsReport report = new StepsReport("ramp", resolved.target().toString(), resolved.transport().tag(),
                     "corrected", rows, knee == null ? null : good,
                     knee == null ? null : knee.outcome().result().latencyUs().p99(), verdict);
-            if (common.report != null) {
-                ReportWriter.writeSummary(common.report, report, RunMetadata.current(startMillis, null));
+            if (s.report() != null) {
+                ReportWriter.writeSummary(s.report(), report, RunMetadata.current(startMillis, null));
             }
-            return alone.exitStatus(RunSupport.conclude(common, report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
-                    () -> SweepCommand.printTable(report, out), out));
+            return RunSupport.conclude(s, report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
+                    () -> SweepCommand.printTable(report, out), out);
         }
+    }
+
+    /** A step's config.json: the scenario's, at the step's rate and length. */
+    private static java.util.Map<String, Object> config(Scenario s, ClientSecurity security, double rate,
+            Duration duration) {
+        return ScenarioRuns.config(s.toBuilder().rate(rate).duration(duration).build(), security);
     }
 
     /**
      * Met the SLO: no bad replies, errors or frames that answered no request, corrected p99 within it, and the server
      * kept up with the rate.
      */
-    private boolean passes(Summary s, double rate) {
+    private static boolean passes(Summary s, double rate, Duration slo) {
         return s.bad() == 0 && s.errors() == 0 && s.unexpected() == 0 && s.latencyUs().p99() <= slo.toNanos() / 1000
                 && s.qps() >= 0.9 * rate;
-    }
-
-    private Summary step(LoadSpec base, FrameWorkload workload, double rate, RunSupport.Target target,
-            StandAlone alone) throws InterruptedException {
-        LoadSpec spec = base.toBuilder().rate(rate).build();
-        return FrameRuns.held("ramp", spec, workload, new RunOptions("ramp", target.scrape(), null, null,
-                Scenarios.config("ramp", spec, load), alone.hooks()));
     }
 
     private static StepRow progress(StepRow row) {

@@ -1,24 +1,20 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.loadgen.engine.RpcLoad;
-import io.ricochet.loadgen.engine.RunHooks;
-import io.ricochet.loadgen.rpc.Registration;
-import java.util.Map;
-import picocli.CommandLine.Command;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "register", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "register", mixinStandardHelpOptions = true, sortOptions = false,
         description = "nbagent's registration test on --pairs of clients. A cycle: A registers a fresh URI at the "
                 + "agent, B calls it (A answers), A unregisters, B's next call must get NOT_FOUND. Latency per "
                 + "cycle and per step. --target is the RPC port.")
 final class RegisterCommand extends ScenarioCommand {
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--pairs", converter = ValueConverters.CountConverter.class, defaultValue = "10", description = "Client pairs (default: ${DEFAULT-VALUE}).")
     int pairs;
 
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--cycles", converter = ValueConverters.LongCountConverter.class, defaultValue = "10000", description = "Cycles in all, e.g. 10k, split evenly (default: ${DEFAULT-VALUE}).")
     long cycles;
 
@@ -26,9 +22,18 @@ final class RegisterCommand extends ScenarioCommand {
     RpcOptions rpc;
 
     @Override
-    public int run(RunHooks hooks) throws Exception {
-        return RpcScenarios.run("register", commandSpec, common, pairs, cycles, 1, 0, rpc,
-                Map.of("name", "register"),
-                spec -> new RpcLoad(spec, new Registration(rpc.size, spec.seed(), spec.timeout())), hooks);
+    Command command() {
+        return Command.REGISTER;
+    }
+
+    @Override
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--pairs")) {
+            b.connections(pairs);
+        }
+        if (given.test("--cycles")) {
+            b.requests(cycles);
+        }
+        rpc.applyTo(b, given);
     }
 }

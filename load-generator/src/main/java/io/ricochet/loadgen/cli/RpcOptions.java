@@ -1,7 +1,11 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.SizeRange;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
 import java.time.Duration;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -14,11 +18,27 @@ final class RpcOptions {
             description = "Deadline of each call or registration step (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--warmup", converter = ValueConverters.LongCountConverter.class, defaultValue = "0", description = "Untimed calls (rpc) or cycles (register) run first, "
             + "on the same connections, to warm both JITs; a count, not a duration (default: ${DEFAULT-VALUE}).")
     long warmup;
 
     @Mixin
     FirstConnectionOption firstConnection = new FirstConnectionOption();
+
+    /** Sets on {@code b} what the flags among these that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--size")) {
+            WorkloadSettings w = b.workload();
+            b.workload(new WorkloadSettings(w.name(), w.jars(), w.params(), w.payload(), w.expect(), SizeRange.of(size),
+                    w.proto(), w.method(),
+                    w.requestType(), w.responseType(), w.data(), w.expectStatus()));
+        }
+        if (given.test("--timeout")) {
+            b.timeout(timeout);
+        }
+        if (given.test("--warmup")) {
+            b.warmupRequests(warmup);
+        }
+        firstConnection.applyTo(b, given);
+    }
 }

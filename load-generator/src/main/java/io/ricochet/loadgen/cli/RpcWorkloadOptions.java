@@ -1,13 +1,9 @@
 package io.ricochet.loadgen.cli;
 
-import static io.ricochet.commandline.UsageErrors.invalidValue;
-
-import io.ricochet.loadgen.rpc.BenchUpdate;
-import io.ricochet.loadgen.workload.RpcWorkload;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import picocli.CommandLine;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -19,7 +15,6 @@ final class RpcWorkloadOptions {
     @Mixin
     WorkloadOptions workload = new WorkloadOptions();
 
-    @Shard(Shard.Rule.ABSOLUTE_FILE)
     @Option(names = "--proto", paramLabel = "FILE",
             description = "A FileDescriptorSet (protoc --include_imports --descriptor_set_out) holding the method's types.")
     Path proto;
@@ -46,57 +41,16 @@ final class RpcWorkloadOptions {
             description = "With --proto: the status every call must end with (default: OK).")
     String expectStatus;
 
-    /** Whether these options name a workload other than the built-in bench.update. */
-    boolean given() {
-        return workload.given() || proto != null;
-    }
-
-    private RpcWorkload resolved;
-
-    /** The workload these options name, made once; {@code size} and {@code seed} make bench.update's bodies. */
-    RpcWorkload resolve(CommandLine cli, int size, long seed) {
-        if (resolved == null) {
-            resolved = make(cli, size, seed);
-        }
-        return resolved;
-    }
-
-    private RpcWorkload make(CommandLine cli, int size, long seed) {
-        if (workload.given() && proto != null) {
-            throw invalidValue(cli, "--proto with --workload (expected: one of them)");
-        }
-        if (workload.given()) {
-            return workload.create(cli, RpcWorkload.class,
-                    "an RPC workload, for rpc; a framed workload runs with echo, rr, crr or massive");
-        }
-        if (proto != null) {
-            return NoCodeRpc.workload(cli, this, seed);
-        }
-        for (String flag : new String[] {"--method", "--request-type", "--response-type", "--data", "--expect",
-            "--expect-status"}) {
-            if (cli.getParseResult() != null && cli.getParseResult().hasMatchedOption(flag)) {
-                throw invalidValue(cli, flag + " without --proto (expected: --proto FILE naming its types)");
-            }
-        }
-        return new BenchUpdate(size, seed);
-    }
-
-    /** What config.json says of the workload. */
-    Map<String, Object> describe() {
-        Map<String, Object> d = new LinkedHashMap<>();
-        if (workload.given()) {
-            workload.describeInto(d);
-        } else if (proto != null) {
-            d.put("proto", proto.toString());
-            d.put("method", method);
-            d.put("request_type", requestType);
-            d.put("response_type", responseType);
-            d.put("data", data);
-            d.put("expect", expect);
-            d.put("expect_status", expectStatus == null ? "OK" : expectStatus);
-        } else {
-            d.put("name", "bench.update");
-        }
-        return d;
+    /** Sets on {@code b}'s workload what the flags among these that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given) {
+        workload.applyTo(b, given);
+        WorkloadSettings w = b.workload();
+        b.workload(new WorkloadSettings(w.name(), w.jars(), w.params(), w.payload(),
+                given.test("--expect") ? expect : w.expect(), w.size(), given.test("--proto") ? proto : w.proto(),
+                given.test("--method") ? method : w.method(),
+                given.test("--request-type") ? requestType : w.requestType(),
+                given.test("--response-type") ? responseType : w.responseType(),
+                given.test("--data") ? data : w.data(),
+                given.test("--expect-status") ? expectStatus : w.expectStatus()));
     }
 }

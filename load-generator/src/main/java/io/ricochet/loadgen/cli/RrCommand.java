@@ -1,17 +1,28 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.engine.RunHooks;
-import picocli.CommandLine.Command;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import java.util.function.Predicate;
 import picocli.CommandLine.Mixin;
 
-@Command(name = "rr", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "rr", mixinStandardHelpOptions = true, sortOptions = false,
         description = "netperf TCP_RR: one connection, one request in flight; QPS is round trips per second.")
 final class RrCommand extends ScenarioCommand {
     @Mixin
     LoadOptions load;
 
     @Override
-    public int run(RunHooks hooks) throws Exception {
-        return Scenarios.runEcho("rr", commandSpec, common, load, new ConnectionOptions(1, 0, 0), 1, 0, hooks);
+    Command command() {
+        return Command.RR;
+    }
+
+    @Override
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        load.applyTo(b, given);
+    }
+
+    @Override
+    WorkloadOptions workloadOptions() {
+        return load.requests.workload;
     }
 }

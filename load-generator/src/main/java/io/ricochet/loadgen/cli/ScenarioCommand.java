@@ -1,84 +1,83 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.ExitCodes;
-import io.ricochet.loadgen.engine.RunHooks;
-import java.time.Duration;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
+import io.ricochet.config.Durations;
+import io.ricochet.loadgen.report.RpcSummary;
+import io.ricochet.loadgen.report.RpcSummaryTable;
+import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.SummaryTable;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.run.ScenarioRuns;
+import io.ricochet.loadgen.run.ScenarioWorkloads;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioException;
+import io.ricochet.loadgen.workload.Workload;
+import io.ricochet.transport.Protocol;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Map;
 
 /**
- * A command the controller can split over workers: each worker runs it on its shard with the worker's hooks; run alone
- * (picocli's {@link #call}) it has those of {@link StandAlone}. Every one takes the {@link CommonOptions}.
+ * A command a controller can split over workers (echo, rr, crr, massive, rpc, register): run alone, it makes its
+ * workload, checks the plan, resolves its target (an embedded server without {@code --target}) and runs its scenario
+ * on the engine as a worker runs its shard.
  */
-abstract class ScenarioCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec commandSpec;
-    @Mixin
-    CommonOptions common;
+abstract class ScenarioCommand extends LoadCommand {
 
-    CommonOptions common() {
-        return common;
-    }
-
-    /**
-     * How long the scenario warms up before its first interval: {@code --warmup}, or its loop's default; zero for a
-     * command whose warmup is not a time (rpc's is a call count).
-     */
-    Duration warmupTime() {
-        LoadOptions load = loadOptions();
-        return load == null ? Duration.ZERO : load.warmup(positive("--rate") || positive("--per-connection-rate"));
-    }
-
-    /** Whether its warmup is a time ({@link #warmupTime}), so a report can say how long it was, 0 s included. */
-    boolean warmsUpForATime() {
-        return loadOptions() != null;
-    }
-
-    private boolean positive(String option) {
-        return commandSpec.findOption(option) != null && commandSpec.findOption(option).getValue() instanceof Number n
-                && n.doubleValue() > 0;
-    }
-
-    /**
-     * The workload the scenario runs, resolved once (its jars loaded, its parameters checked: a problem is a usage
-     * error): a framed command's, from its {@link LoadOptions}; null for a command whose workload is built in.
-     */
-    io.ricochet.loadgen.workload.Workload workload() {
-        LoadOptions load = loadOptions();
-        return load == null ? null : Scenarios.workload(commandSpec, common, load);
-    }
-
-    /** The workload options of the command, for {@code --workload list}; null for one without them. */
-    WorkloadOptions workloadOptions() {
-        LoadOptions load = loadOptions();
-        return load == null ? null : load.requests.workload;
-    }
-
-    /** The framed commands' shared options, or null for a command without them. */
-    private LoadOptions loadOptions() {
-        for (CommandSpec mixin : commandSpec.mixins().values()) {
-            if (mixin.userObject() instanceof LoadOptions load) {
-                return load;
-            }
+    /** The workload {@code s} runs, made once before any connection; a problem is a usage error naming its flag. */
+    Workload workload(Scenario s) {
+        try {
+            return ScenarioWorkloads.of(s);
+        } catch (ScenarioException e) {
+            throw usage(e);
         }
-        return null;
     }
 
-    /** Runs the scenario as parsed with {@code hooks}. Returns the exit status. */
-    abstract int run(RunHooks hooks) throws Exception;
-
-    /** Run alone: a stop signal ends the run with what it measured, and --metrics-port serves its figures. */
     @Override
-    public Integer call() throws Exception {
-        WorkloadOptions options = workloadOptions();
-        if (options != null && "list".equals(options.name)) {
-            WorkloadCatalog.load(commandSpec.commandLine(), options.jars).print(commandSpec.commandLine().getOut());
-            return ExitCodes.OK;
+    int runAlone(Scenario s, StandAlone alone) throws Exception {
+        Workload workload = workload(s);
+        Plans.checkAlone(commandSpec.commandLine(), s, workload);
+        PrintStream err = System.err;
+        PrintWriter out = commandSpec.commandLine().getOut();
+        try (EmbeddedTargets.Target target = EmbeddedTargets.resolve(s, workload, err)) {
+            Scenario resolved = target.scenario();
+            noteWhatRunsDifferently(resolved, commandSpec.commandLine().getErr());
+            if (s.command().rpc() && s.warmupRequests() > 0) {
+                err.println("warmup: " + s.warmupRequests() + (s.command().label().equals("register") ? " cycles"
+                        : " calls") + " on the same connections, not counted");
+            }
+            Object summary;
+            try {
+                summary = ScenarioRuns.run(resolved, workload, new RunOptions(s.command().label(), target.scrape(),
+                        s.report(), err, Map.of(), alone.hooks()));
+            } catch (ScenarioException e) {
+                throw usage(e);
+            }
+            if (summary instanceof RpcSummary r) {
+                return RunSupport.conclude(s, r, RunSupport.exitStatus(r, s.maxErrorRate()),
+                        () -> RpcSummaryTable.print(r, out), out);
+            }
+            Summary frames = (Summary) summary;
+            return RunSupport.conclude(s, frames, RunSupport.exitStatus(frames, s.maxErrorRate()),
+                    () -> SummaryTable.print(frames, out), out);
         }
-        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err)) {
-            return alone.exitStatus(run(alone.hooks()));
+    }
+
+    /**
+     * Says what the run does that was not asked in so many words: an open loop's default warmup, and over UDP one
+     * request in flight per socket.
+     */
+    static void noteWhatRunsDifferently(Scenario s, PrintWriter err) {
+        if (s.command().rpc()) {
+            return;
         }
+        if (s.warmup() == null && !s.effectiveWarmup().isZero()) {
+            err.println("note: open loop warms up for " + Durations.format(s.effectiveWarmup()) + " first, not counted, "
+                    + "so the JVM's start-up is not in the latency (--warmup 0s counts it)");
+        }
+        if (s.transport() == Protocol.UDP && s.pipeline() != 1) {
+            err.println("note: --pipeline " + s.pipeline() + " runs as 1 over UDP: one datagram in flight per socket, "
+                    + "so a lost one is told by its timeout alone; for more in flight use more --connections");
+        }
+        err.flush();
     }
 }

@@ -1,17 +1,15 @@
 package io.ricochet.loadgen.cli;
 
-import static io.ricochet.commandline.UsageErrors.invalidValue;
-
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ricochet.loadgen.metrics.GeneratorMetrics;
 import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
 import java.io.PrintStream;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 
 /**
  * What a command run by a person (not as a controller's worker) has around its loads: Ctrl-C and SIGTERM end it with
@@ -37,12 +35,8 @@ final class StandAlone implements AutoCloseable {
     }
 
     /** Installs the stop signals and, with {@code --metrics-port}, starts the endpoint and says where it is. */
-    static StandAlone open(CommandLine cli, CommonOptions common, PrintStream err) {
-        if (common.metricsPort != null && (common.metricsPort < 0 || common.metricsPort > 65_535)) {
-            throw invalidValue(cli, "--metrics-port " + common.metricsPort
-                    + " (expected: 0..65535)");
-        }
-        if (common.metricsPort == null) {
+    static StandAlone open(Scenario s, PrintStream err) {
+        if (s.metricsPort() == null) {
             return new StandAlone(StopSignals.install(err), null);
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -52,7 +46,7 @@ final class StandAlone implements AutoCloseable {
         registry.getPrometheusRegistry().register(metrics);
         MetricsEndpoint endpoint;
         try {
-            endpoint = MetricsEndpoint.start(common.metricsHost, common.metricsPort, registry);
+            endpoint = MetricsEndpoint.start(s.metricsHost(), s.metricsPort(), registry);
         } catch (IllegalStateException e) {
             jvm.close();
             throw e;

@@ -2,8 +2,6 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.config.Checks;
-import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.payload.Expectation;
 import io.ricochet.loadgen.payload.PayloadWorkload;
@@ -12,9 +10,15 @@ import io.ricochet.loadgen.report.RunMetadata;
 import io.ricochet.loadgen.report.StepRow;
 import io.ricochet.loadgen.report.StepsReport;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.run.ClientSecurity;
 import io.ricochet.loadgen.run.FrameRuns;
 import io.ricochet.loadgen.run.RunOptions;
-import io.ricochet.transport.Protocol;
+import io.ricochet.loadgen.run.ScenarioRuns;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioException;
+import io.ricochet.loadgen.scenario.SizeRange;
+import io.ricochet.loadgen.scenario.SweepSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,23 +26,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
+import java.util.function.Predicate;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
         description = "libonev's sweep: a payload-size sweep (128 B steps to 1 KB, 1 KB steps to 4 KB, then doubling "
                 + "to 16 MB, 4-byte length field) and/or a count sweep at one size; a table of QPS and MB/s per step.")
-final class SweepCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec commandSpec;
-    @Mixin
-    CommonOptions common;
-
+final class SweepCommand extends LoadCommand {
     @Option(names = "--requests-per-step", converter = ValueConverters.LongCountConverter.class, defaultValue = "1000", description = "Requests per size step (default: ${DEFAULT-VALUE}).")
     long requestsPerStep;
 
@@ -47,7 +41,7 @@ final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--counts", converter = Converters.CountRangeConverter.class,
             description = "Also (or only, with --no-sizes) a count sweep: MIN..MAX requests in steps of MIN, at --count-size.")
-    Converters.SizeRange counts;
+    SizeRange counts;
 
     @Option(names = "--count-size", converter = ValueConverters.ByteSizeConverter.class, defaultValue = "1024", description = "Body of the count sweep (default: ${DEFAULT-VALUE}).")
     int countSize;
@@ -55,7 +49,6 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--no-sizes", description = "Skip the size sweep.")
     boolean noSizes;
 
-    @Shard(Shard.Rule.SPLIT_TOTAL)
     @Option(names = "--connections", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Connections (default: ${DEFAULT-VALUE}).")
     int connections;
 
@@ -81,63 +74,71 @@ final class SweepCommand implements Callable<Integer> {
         return sizes;
     }
 
-    /** When this command started: its report's {@code run} stamp. */
-    private long startMillis;
+    @Override
+    Command command() {
+        return Command.SWEEP;
+    }
 
     @Override
-    public Integer call() throws Exception {
-        startMillis = System.currentTimeMillis();
-        try {
-            Checks.inRange("maxSize", maxSize, 1, LengthField.FOUR.largestMaxFrame());
-            Checks.positive("requestsPerStep", requestsPerStep);
-            Checks.positive("connections", connections);
-        } catch (IllegalArgumentException e) {
-            throw FlagNames.usage(commandSpec, e);
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        SweepSettings w = b.sweep();
+        b.sweep(new SweepSettings(given.test("--requests-per-step") ? requestsPerStep : w.requestsPerStep(),
+                given.test("--max-size") ? maxSize : w.maxSize(), given.test("--counts") ? counts : w.counts(),
+                given.test("--count-size") ? countSize : w.countSize(), given.test("--no-sizes") ? !noSizes : w.sizes()));
+        if (given.test("--connections")) {
+            b.connections(connections);
         }
-        if (noSizes && counts == null) {
-            throw new ParameterException(commandSpec.commandLine(), "nothing to sweep: --no-sizes without --counts");
+        if (given.test("--pipeline")) {
+            b.pipeline(pipeline);
         }
-        if (!noSizes && sizes(maxSize).isEmpty()) {
-            throw new ParameterException(commandSpec.commandLine(), "nothing to sweep: --max-size " + maxSize
-                    + " is below the first size step, 128" + (counts == null ? "" : " (add --no-sizes to sweep counts only)"));
+        if (given.test("--timeout")) {
+            b.timeout(timeout);
         }
+    }
+
+    @Override
+    int runAlone(Scenario s, StandAlone alone) throws Exception {
+        long startMillis = System.currentTimeMillis();
+        SweepSettings sweep = s.sweep();
         PrintWriter out = commandSpec.commandLine().getOut();
         List<StepRow> rows = new ArrayList<>();
         boolean clean = true;
-        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
-                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, LengthField.FOUR,
-                        Math.max(maxSize, countSize), Duration.ofSeconds(30), Protocol.TCP, System.err)) {
-            LoadSpec base = LoadSpec.builder(target.tcp()).protocol(Protocol.TCP).connections(connections)
-                    .pipeline(pipeline).lengthField(LengthField.FOUR).duration(Duration.ofMinutes(30)).timeout(timeout)
-                    .seed(common.seed).interval(common.interval).ioThreads(common.ioThreads).transport(common.io)
-                    .tls(RunSupport.within(target.tls(), timeout))
-                    .noise(RunSupport.within(target.noise(), timeout)).build();
+        try (EmbeddedTargets.Target target = EmbeddedTargets.resolve(s, null, System.err)) {
+            LoadSpec base;
+            try {
+                base = ScenarioRuns.frames(target.scenario().toBuilder().duration(Duration.ofMinutes(30)).build(),
+                        ClientSecurity.of(target.scenario()));
+            } catch (ScenarioException e) {
+                throw usage(e);
+            }
             int step = 0;
-            if (!noSizes) {
-                for (int size : sizes(maxSize)) {
+            if (sweep.sizes()) {
+                for (int size : sizes(sweep.maxSize())) {
                     if (alone.stopped()) {
                         break;
                     }
-                    Summary s = step(base.toBuilder().maxRequests(requestsPerStep).build(), size, target, alone);
-                    clean &= verified(s);
-                    rows.add(progress(StepRow.of(++step, "size", size, 0, s, verified(s))));
+                    Summary summary = step(base.toBuilder().maxRequests(sweep.requestsPerStep()).build(), size, s,
+                            target, alone);
+                    clean &= verified(summary);
+                    rows.add(progress(StepRow.of(++step, "size", size, 0, summary, verified(summary))));
                 }
             }
-            if (counts != null) {
-                for (long n = counts.min(); n <= counts.max() && !alone.stopped(); n += counts.min()) {
-                    Summary s = step(base.toBuilder().maxRequests(n).build(), countSize, target, alone);
-                    clean &= verified(s);
-                    rows.add(progress(StepRow.of(++step, "count", countSize, 0, s, verified(s))));
+            if (sweep.counts() != null) {
+                for (long n = sweep.counts().min(); n <= sweep.counts().max() && !alone.stopped();
+                        n += sweep.counts().min()) {
+                    Summary summary = step(base.toBuilder().maxRequests(n).build(), sweep.countSize(), s, target, alone);
+                    clean &= verified(summary);
+                    rows.add(progress(StepRow.of(++step, "count", sweep.countSize(), 0, summary, verified(summary))));
                 }
             }
-            StepsReport report = new StepsReport("sweep", target.tcp().toString(),
+            StepsReport report = new StepsReport("sweep", base.targets().toString(),
                     "tcp", "closed_loop", rows, null, null, alone.stopped() ? "stopped by a signal after step " + step
                             : clean ? "all steps verified" : "bad replies or errors");
-            if (common.report != null) {
-                ReportWriter.writeSummary(common.report, report, RunMetadata.current(startMillis, null));
+            if (s.report() != null) {
+                ReportWriter.writeSummary(s.report(), report, RunMetadata.current(startMillis, null));
             }
-            return alone.exitStatus(RunSupport.conclude(common, report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
-                    () -> printTable(report, out), out));
+            return RunSupport.conclude(s, report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
+                    () -> printTable(report, out), out);
         }
     }
 
@@ -147,14 +148,14 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     /** One step: {@code spec}'s requests, generated bodies of {@code size} bytes, each reply checked reversed. */
-    private Summary step(LoadSpec spec, int size, RunSupport.Target target, StandAlone alone)
-            throws InterruptedException {
+    private static Summary step(LoadSpec spec, int size, Scenario s, EmbeddedTargets.Target target,
+            StandAlone alone) throws InterruptedException {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("command", "sweep");
         config.put("target", spec.targets().toString());
         config.put("size", size);
         config.put("max_requests", spec.maxRequests());
-        return FrameRuns.held("sweep", spec, PayloadWorkload.generated(common.seed, size, size, Expectation.reversed()),
+        return FrameRuns.held("sweep", spec, PayloadWorkload.generated(s.seed(), size, size, Expectation.reversed()),
                 new RunOptions("sweep", target.scrape(), null, null, config, alone.hooks()));
     }
 

@@ -2,8 +2,6 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.config.Checks;
-import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.engine.DatagramStream;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RateSearch;
@@ -20,6 +18,11 @@ import io.ricochet.loadgen.report.UdpSearchSummary;
 import io.ricochet.loadgen.report.UdpStreamSummary;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.run.Runs;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.SizeRange;
+import io.ricochet.loadgen.scenario.UdpStreamSettings;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
 import io.ricochet.loadgen.scrape.ServerSummary;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.transport.Protocol;
@@ -32,31 +35,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
+import java.util.function.Predicate;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-@Command(name = "udp-stream", mixinStandardHelpOptions = true, sortOptions = false,
+@picocli.CommandLine.Command(name = "udp-stream", mixinStandardHelpOptions = true, sortOptions = false,
         description = "UDP packet rate and bandwidth (UCloud's test, netperf UDP_STREAM with replies): blast datagrams "
                 + "of --size (1 for pps, 1400 for bandwidth) for --duration; report sent and received pps, bytes/s, loss. "
                 + "With --search, RFC 2544's throughput: the highest rate whose loss stays within --max-loss.")
-final class UdpStreamCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec commandSpec;
-    @Mixin
-    CommonOptions common;
-
+final class UdpStreamCommand extends LoadCommand {
     @Option(names = "--size", converter = ValueConverters.ByteSizeConverter.class, defaultValue = "1", description = "Body bytes per datagram (default: ${DEFAULT-VALUE}).")
     int size;
 
     @Option(names = "--sockets", converter = ValueConverters.CountConverter.class, defaultValue = "1", description = "Sending sockets (default: ${DEFAULT-VALUE}).")
     int sockets;
 
-    @Shard(Shard.Rule.SPLIT_RATE)
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class,
             description = "Total datagrams/s; 0 = as fast as the sockets take them (default: ${DEFAULT-VALUE}).")
     double rate;
@@ -89,107 +81,121 @@ final class UdpStreamCommand implements Callable<Integer> {
             description = "With --search: at most this many trials, the first included (default: ${DEFAULT-VALUE}).")
     int maxTrials;
 
+    @Override
+    Command command() {
+        return Command.UDP_STREAM;
+    }
+
+    @Override
+    void applyFlags(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--size")) {
+            WorkloadSettings w = b.workload();
+            b.workload(new WorkloadSettings(w.name(), w.jars(), w.params(), w.payload(), w.expect(), SizeRange.of(size),
+                    w.proto(), w.method(), w.requestType(), w.responseType(), w.data(), w.expectStatus()));
+        }
+        if (given.test("--rate")) {
+            b.rate(rate);
+        }
+        if (given.test("--length-field")) {
+            b.lengthField(LoadOptions.lengthField(lengthField));
+        }
+        if (given.test("--duration")) {
+            b.duration(duration);
+        }
+        UdpStreamSettings u = b.udpStream();
+        b.udpStream(new UdpStreamSettings(given.test("--sockets") ? sockets : u.sockets(),
+                given.test("--linger") ? linger : u.linger(), given.test("--search") ? search : u.search(),
+                given.test("--max-loss") ? maxLoss : u.maxLoss(), given.test("--precision") ? precision : u.precision(),
+                given.test("--max-trials") ? maxTrials : u.maxTrials()));
+    }
+
     /** When this command started: its report's {@code run} stamp. */
     private long startMillis;
 
     @Override
-    public Integer call() throws Exception {
+    int runAlone(Scenario s, StandAlone alone) throws Exception {
         startMillis = System.currentTimeMillis();
-        LengthField field;
-        RateSearch searching = null;
-        try {
-            field = LengthField.ofWidth(lengthField);
-            Checks.inRange("size", size, 1, field.largestUdpBody());
-            Checks.positive("sockets", sockets);
-            if (search) {
-                Checks.inRange("maxLoss", maxLoss, 0, 1);
-                Checks.inRange("precision", precision, 0.001, 0.5);
-                Checks.inRange("maxTrials", maxTrials, 2, 100);
-                searching = RateSearch.fromUnlimited().precision(precision).maxTrials(maxTrials);
-            }
-        } catch (IllegalArgumentException e) {
-            throw FlagNames.usage(commandSpec, e);
-        }
-        if (search && rate > 0) {
-            throw new ParameterException(commandSpec.commandLine(), "--rate and --search: the search sets the rate "
-                    + "(expected: one of them)");
-        }
-        RunSupport.requireOneTarget(commandSpec.commandLine(), common, "udp-stream");
+        UdpStreamSettings u = s.udpStream();
         PrintWriter out = commandSpec.commandLine().getOut();
-        try (StandAlone alone = StandAlone.open(commandSpec.commandLine(), common, System.err);
-                RunSupport.Target target = RunSupport.target(commandSpec.commandLine(), common, field,
-                        Math.max(field.defaultMaxFrame(), size), Duration.ofSeconds(30), Protocol.UDP, System.err)) {
-            if (searching != null) {
-                return alone.exitStatus(search(searching, target, field, alone, out));
+        try (EmbeddedTargets.Target target = EmbeddedTargets.resolve(s, null, System.err)) {
+            Scenario resolved = target.scenario();
+            if (u.search()) {
+                RateSearch searching = RateSearch.fromUnlimited().precision(u.precision()).maxTrials(u.maxTrials());
+                return search(searching, resolved, target.scrape(), alone, out);
             }
-            UdpStreamSummary summary = trial(rate, target, field, alone, common.report, System.err);
-            return alone.exitStatus(RunSupport.conclude(common, summary,
+            UdpStreamSummary summary = trial(s.rate(), resolved, target.scrape(), alone, s.report(), System.err);
+            return RunSupport.conclude(s, summary,
                     summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILURE : ExitCodes.OK,
-                    () -> printTable(summary, out), out));
+                    () -> printTable(summary, resolved, out), out);
         }
     }
 
     /** One run of the stream at {@code ratePps} (0: as fast as it can), measured by the one driver every load uses. */
-    private UdpStreamSummary trial(double ratePps, RunSupport.Target target, LengthField field, StandAlone alone,
+    private static UdpStreamSummary trial(double ratePps, Scenario s, List<java.net.URI> scrape, StandAlone alone,
             Path report, PrintStream progress) throws InterruptedException {
+        UdpStreamSettings u = s.udpStream();
+        int size = s.bodySize().max();
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("command", "udp-stream");
-        config.put("target", target.udp().toString());
-        config.put("sockets", sockets);
+        config.put("target", s.target().toString());
+        config.put("sockets", u.sockets());
         config.put("size", size);
         config.put("rate", ratePps);
-        config.put("duration_s", duration.toNanos() / 1e9);
-        RunOptions options = new RunOptions("udp-stream", target.scrape(), report, progress, config, alone.hooks());
+        config.put("duration_s", s.duration().toNanos() / 1e9);
+        RunOptions options = new RunOptions("udp-stream", scrape, report, progress, config, alone.hooks());
         // Replies still in flight when sending stops land in the last interval; rates are over the sending time.
-        Schedule schedule = new Schedule(Duration.ZERO, duration, common.interval, linger);
-        LoadSpec spec = LoadSpec.builder(target.udp()).protocol(Protocol.UDP).connections(sockets).rate(ratePps)
-                .lengthField(field).duration(duration).timeout(linger).seed(common.seed).worker(common.workerIndex)
-                .interval(common.interval).ioThreads(common.ioThreads).transport(common.io).build();
+        Schedule schedule = new Schedule(Duration.ZERO, s.duration(), s.interval(), u.linger());
+        LoadSpec spec = LoadSpec.builder(s.target()).protocol(Protocol.UDP).connections(u.sockets()).rate(ratePps)
+                .lengthField(s.lengthField()).duration(s.duration()).timeout(u.linger()).seed(s.seed())
+                .worker(s.worker()).interval(s.interval()).ioThreads(s.ioThreads()).transport(s.io()).build();
         // One body in every datagram: checking a reply is one comparison per byte.
-        FrameWorkload workload = PayloadWorkload.of(Template.literalOf(Payload.body(common.seed, size)),
+        FrameWorkload workload = PayloadWorkload.of(Template.literalOf(Payload.body(s.seed(), size)),
                 Expectation.reversed());
-        InetSocketAddress udp = target.udp().first();
+        InetSocketAddress udp = s.target().first();
         String where = udp.getHostString() + ":" + udp.getPort();
         try (DatagramStream stream = new DatagramStream(spec, workload)) {
             return Runs.measure(stream, schedule, options, (measured, server, written) -> Summaries.datagrams(where,
-                    sockets, size, ratePps, measured, server));
+                    u.sockets(), size, ratePps, measured, server));
         }
     }
 
-    private int search(RateSearch searching, RunSupport.Target target, LengthField field, StandAlone alone,
+    private int search(RateSearch searching, Scenario s, List<java.net.URI> scrape, StandAlone alone,
             PrintWriter out) throws Exception {
+        double maxLoss = s.udpStream().maxLoss();
         RateSearch.Result<UdpStreamSummary> result = searching.run(ratePps -> {
-            UdpStreamSummary t = trial(ratePps, target, field, alone, null, null);
-            boolean pass = passes(t);
+            UdpStreamSummary t = trial(ratePps, s, scrape, alone, null, null);
+            boolean pass = passes(t, maxLoss);
             System.err.printf(Locale.ROOT, "[trial] rate %s: sent %.0f/s, received %.0f/s, loss %.3f%% -> %s%n",
                     ratePps == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f/s", ratePps), t.sentPps(),
                     t.receivedPps(), t.loss() * 100, pass ? "pass" : "fail");
             return new RateSearch.Outcome<>(t, pass, t.sentPps());
         }, alone::stopped);
-        List<UdpStreamSummary> trials = result.steps().stream().map(s -> s.outcome().result()).toList();
+        List<UdpStreamSummary> trials = result.steps().stream().map(step -> step.outcome().result()).toList();
         UdpStreamSummary best = result.best() == null ? null : result.best().outcome().result();
-        String where = target.udp().first().getHostString() + ":" + target.udp().first().getPort();
-        UdpSearchSummary summary = new UdpSearchSummary("udp-stream", where, trials.get(0).io(), sockets,
-                size, maxLoss, precision, trials, best == null ? null : best.receivedPps(),
+        String where = s.target().first().getHostString() + ":" + s.target().first().getPort();
+        UdpSearchSummary summary = new UdpSearchSummary("udp-stream", where, trials.get(0).io(), s.udpStream().sockets(),
+                s.bodySize().max(), maxLoss, s.udpStream().precision(), trials, best == null ? null : best.receivedPps(),
                 best == null ? null : best.receivedBytesPerS(), result.clientLimited(),
                 best == null ? "no rate kept loss within " + percent(maxLoss)
                         : result.clientLimited() ? "the client's fastest rate kept loss within " + percent(maxLoss)
                                 + ": the server's zero-loss rate is higher"
                         : "zero-loss rate found");
-        if (common.report != null) {
-            ReportWriter.writeSummary(common.report, summary, RunMetadata.current(startMillis, summary.io()));
+        if (s.report() != null) {
+            ReportWriter.writeSummary(s.report(), summary, RunMetadata.current(startMillis, summary.io()));
         }
         boolean clean = trials.stream().allMatch(t -> t.bad() == 0);
-        return RunSupport.conclude(common, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,
+        return RunSupport.conclude(s, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,
                 () -> printSearch(summary, out), out);
     }
 
     /** Whether a trial offered the rate asked and lost no more than the bound, with every reply verified. */
-    private boolean passes(UdpStreamSummary trial) {
+    private static boolean passes(UdpStreamSummary trial, double maxLoss) {
         return trial.sent() > 0 && trial.bad() == 0 && trial.loss() <= maxLoss && !trial.sentLessThanAsked();
     }
 
-    private void printTable(UdpStreamSummary summary, PrintWriter out) {
+    private static void printTable(UdpStreamSummary summary, Scenario s, PrintWriter out) {
+        int sockets = s.udpStream().sockets();
+        int size = s.bodySize().max();
         ServerSummary server = summary.server();
         out.printf(Locale.ROOT, "udp-stream -> %s (%s), %d socket(s), %d-byte bodies%n", summary.target(), summary.io(),
                 sockets, size);
@@ -238,7 +244,7 @@ final class UdpStreamCommand implements Callable<Integer> {
                     t.ratePps() == 0 ? "unlimited" : String.format(Locale.ROOT, "%.0f", t.ratePps()), t.sentPps(),
                     t.receivedPps(), t.loss() * 100, server == null ? "-" : count(server.framesReceived()),
                     server == null ? "-" : count(server.framesSent()),
-                    passes(t) ? "yes" : "no");
+                    passes(t, summary.maxLoss()) ? "yes" : "no");
         }
         if (summary.zeroLossPps() != null) {
             out.printf(Locale.ROOT, "zero-loss rate: %.0f datagrams/s, %.0f body bytes/s (%s)%n", summary.zeroLossPps(),

@@ -1,12 +1,7 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.commandline.ExitCodes;
 import io.ricochet.commandline.ValueConverters;
-import io.ricochet.loadgen.distributed.RunSecret;
-import io.ricochet.loadgen.distributed.WorkerSession;
-import io.ricochet.loadgen.distributed.proto.Assignment;
-import java.io.PrintStream;
-import java.io.PrintWriter;
+import io.ricochet.loadgen.distributed.WorkerMain;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -14,16 +9,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
+/** A worker, as a Kubernetes Job's pod runs one: the same worker a local run starts ({@link WorkerMain}). */
 @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
         description = "One worker of a distributed run: connects to the controller, receives its shard of the "
-                + "scenario, runs it when every worker is ready, streams each interval, exits. Started by the "
-                + "controller's executor, not by hand.")
+                + "scenario as a typed message, runs it when every worker is ready, streams each interval, exits. "
+                + "Started by the controller's executor, not by hand.")
 final class WorkerCommand implements Callable<Integer> {
     static final String INDEX_ENV = "JOB_COMPLETION_INDEX";
 
@@ -42,54 +34,8 @@ final class WorkerCommand implements Callable<Integer> {
     Duration connectTimeout;
 
     @Override
-    public Integer call() throws Exception {
-        // Ctrl-C in a terminal reaches the whole process group: a local worker leaves the stop to its controller,
-        // which stops every worker and merges what they measured. SIGTERM (a pod deleted) still ends it.
-        Signal interrupt = new Signal("INT");
-        SignalHandler previous = Signal.handle(interrupt, SignalHandler.SIG_IGN);
-        try {
-            return serve();
-        } finally {
-            Signal.handle(interrupt, previous);
-        }
-    }
-
-    private int serve() throws Exception {
-        int me = resolveIndex();
-        PrintStream log = System.err;
-        String runSecret = System.getenv(RunSecret.ENV);
-        if (runSecret == null || runSecret.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "$" + RunSecret.ENV + " is not set: a worker needs the secret "
-                    + "of the run its controller started it for");
-        }
-        try (WorkerSession session = new WorkerSession(controller, me, log, runSecret)) {
-            Assignment assignment = session.connect(connectTimeout);
-            log.println("worker " + me + " of " + assignment.getWorkers() + " (pid " + ProcessHandle.current().pid() + "): "
-                    + String.join(" ", assignment.getArgsList()));
-            CommandLine scenarioCli = LoadGeneratorMain.newCommandLine();
-            scenarioCli.setOut(new PrintWriter(log, true));
-            ScenarioCommand scenario;
-            try {
-                ParseResult parsed = scenarioCli.parseArgs(assignment.getArgsList().toArray(String[]::new));
-                scenario = (ScenarioCommand) parsed.subcommand().commandSpec().userObject();
-            } catch (ParameterException | ClassCastException | NullPointerException e) {
-                session.done(ExitCodes.USAGE, "shard not runnable: " + e.getMessage());
-                throw new ParameterException(spec.commandLine(), "shard not runnable: " + e.getMessage());
-            }
-            int exit;
-            try {
-                exit = scenario.run(session);
-            } catch (ParameterException e) {
-                // Its workload or files, as this worker sees them (a pod's image without the workload's jar, say).
-                session.done(ExitCodes.USAGE, "cannot run its shard: " + e.getMessage());
-                throw e;
-            } catch (Exception e) {
-                session.done(ExitCodes.FAILURE, e.getMessage() == null ? e.toString() : e.getMessage());
-                throw e;
-            }
-            session.done(exit, null);
-            return exit;
-        }
+    public Integer call() {
+        return WorkerMain.serve(controller, resolveIndex(), connectTimeout);
     }
 
     private int resolveIndex() {

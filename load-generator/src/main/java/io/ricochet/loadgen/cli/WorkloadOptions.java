@@ -1,17 +1,17 @@
 package io.ricochet.loadgen.cli;
 
-import io.ricochet.loadgen.workload.Workload;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
+import java.util.function.Predicate;
 import picocli.CommandLine.Option;
 
 /** A workload from a jar: which jars, which workload, and its parameters. Shared by every command that runs workloads. */
 final class WorkloadOptions {
-    @Shard(Shard.Rule.ABSOLUTE_FILE)
     @Option(names = "--workload-jar", paramLabel = "FILE",
             description = "A jar of workloads (WorkloadProvider services), repeatable. Jars in the workloads/ directory "
                     + "beside load-generator.jar are always searched.")
@@ -25,19 +25,17 @@ final class WorkloadOptions {
             description = "A parameter of the workload, repeatable, e.g. --workload-param keys=1000.")
     Map<String, String> parameters = new LinkedHashMap<>();
 
-    boolean given() {
-        return name != null;
+    /** Whether {@code --workload list} asks for the workloads found instead of a run. */
+    boolean listing() {
+        return "list".equals(name);
     }
 
-    /** What config.json says of the workload: its name, jars and parameters. */
-    void describeInto(Map<String, Object> d) {
-        d.put("name", name);
-        d.put("jars", jars.stream().map(Object::toString).toList());
-        d.put("parameters", parameters);
-    }
-
-    /** The named workload from the jars, which must be a {@code type}; {@code wanted} says which kind runs here. */
-    <W extends Workload> W create(CommandLine cli, Class<W> type, String wanted) {
-        return WorkloadCatalog.load(cli, jars).create(cli, name, parameters, type, wanted);
+    /** Sets on {@code b}'s workload what the flags among these that were {@code given} say. */
+    void applyTo(Scenario.Builder b, Predicate<String> given) {
+        WorkloadSettings w = b.workload();
+        b.workload(new WorkloadSettings(given.test("--workload") ? name : w.name(),
+                given.test("--workload-jar") ? jars : w.jars(), given.test("--workload-param") ? parameters : w.params(),
+                w.payload(), w.expect(), w.size(), w.proto(), w.method(), w.requestType(), w.responseType(), w.data(),
+                w.expectStatus()));
     }
 }

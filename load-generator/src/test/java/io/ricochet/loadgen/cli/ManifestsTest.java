@@ -62,6 +62,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import io.ricochet.loadgen.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -454,17 +455,16 @@ class ManifestsTest {
         assertTrue(common.json);
         assertEquals(Path.of(container.getVolumeMounts().stream().filter(m -> m.getName().equals("report"))
                 .findFirst().orElseThrow().getMountPath()), common.report);
-        // The shard plan the controller would hand out splits every connection.
-        List<List<String>> shards = ShardPlanner.plan(scenario.subcommand(), equal(controller.workers),
-                common.target.toString());
-        long connections = shards.stream().flatMap(List::stream).filter(a -> a.startsWith("--connections="))
-                .mapToLong(a -> Long.parseLong(a.substring("--connections=".length()))).sum();
-        assertEquals(Long.parseLong(env.get("CONNECTIONS")), connections);
+        // The shards the controller would hand out split every connection.
+        Scenario whole = command.scenario();
+        double[] weights = equal(controller.workers);
+        List<Scenario> shards = java.util.stream.IntStream.range(0, controller.workers)
+                .mapToObj(i -> whole.shard(i, weights)).toList();
+        assertEquals(Long.parseLong(env.get("CONNECTIONS")), shards.stream().mapToLong(Scenario::connections).sum());
         // And every worker runs the same workload with the same parameters.
-        List<String> workloadArgs = controller.scenario.stream().filter(a -> a.startsWith("--workload")).toList();
-        assertEquals(profile.equals(WORKLOAD), !workloadArgs.isEmpty(), workloadArgs.toString());
-        for (List<String> shard : shards) {
-            assertEquals(workloadArgs, shard.stream().filter(a -> a.startsWith("--workload")).toList());
+        assertEquals(profile.equals(WORKLOAD), whole.workload().isNamed(), whole.workload().toString());
+        for (Scenario shard : shards) {
+            assertEquals(whole.workload(), shard.workload());
         }
     }
 
@@ -912,7 +912,7 @@ class ManifestsTest {
         String[] copy = examples.get(1);
         assertEquals(3, copy.length, String.join(" ", copy));
         Path jar = Path.of(copy[2]);
-        assertEquals(Path.of(generator).resolveSibling(WorkloadCatalog.DIRECTORY), jar.getParent());
+        assertEquals(Path.of(generator).resolveSibling(io.ricochet.loadgen.run.WorkloadCatalog.DIRECTORY), jar.getParent());
         assertTrue(jar.getFileName().toString().endsWith(".jar"), copy[2]);
         // The jar the examples module builds: target/ARTIFACT-VERSION.jar.
         String pom = Files.readString(K8S.resolve("../examples/pom.xml"));

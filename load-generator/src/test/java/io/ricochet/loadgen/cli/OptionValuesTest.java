@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ricochet.commandline.ExitCodes;
 import java.time.Duration;
 import java.util.List;
+import io.ricochet.loadgen.scenario.SizeRange;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParseResult;
 
@@ -39,9 +40,9 @@ class OptionValuesTest {
 
     @Test
     void sizesTakeBinaryUnits() {
-        assertEquals(new Converters.SizeRange(1024, 1024), parse("echo", "--size", "1k").matchedOptionValue("--size", null));
-        assertEquals(new Converters.SizeRange(1 << 20, 1 << 20), parse("echo", "--size", "1MB").matchedOptionValue("--size", null));
-        assertEquals(new Converters.SizeRange(1024, 4096), parse("rr", "--size", "1k..4KiB").matchedOptionValue("--size", null));
+        assertEquals(new SizeRange(1024, 1024), parse("echo", "--size", "1k").matchedOptionValue("--size", null));
+        assertEquals(new SizeRange(1 << 20, 1 << 20), parse("echo", "--size", "1MB").matchedOptionValue("--size", null));
+        assertEquals(new SizeRange(1024, 4096), parse("rr", "--size", "1k..4KiB").matchedOptionValue("--size", null));
         assertEquals(64, parse("udp-stream", "--size", "64B").matchedOptionValue("--size", 0));
         assertEquals(1024, parse("rpc", "--size", "1k").matchedOptionValue("--size", 0));
         ParseResult sweep = parse("sweep", "--max-size", "1MB", "--count-size", "4k", "--requests-per-step", "10k",
@@ -50,7 +51,7 @@ class OptionValuesTest {
         assertEquals(4096, sweep.matchedOptionValue("--count-size", 0));
         assertEquals(10_000L, sweep.matchedOptionValue("--requests-per-step", 0L));
         // --counts counts requests, not bytes.
-        assertEquals(new Converters.SizeRange(1000, 2000), sweep.matchedOptionValue("--counts", null));
+        assertEquals(new SizeRange(1000, 2000), sweep.matchedOptionValue("--counts", null));
     }
 
     @Test

@@ -1,7 +1,7 @@
-package io.ricochet.loadgen.cli;
+package io.ricochet.loadgen.run;
 
-import static io.ricochet.commandline.UsageErrors.invalidValue;
-
+import io.ricochet.loadgen.scenario.ScenarioException;
+import io.ricochet.loadgen.scenario.ScenarioException.Key;
 import io.ricochet.loadgen.workload.Workload;
 import io.ricochet.loadgen.workload.WorkloadParameters;
 import io.ricochet.loadgen.workload.WorkloadProvider;
@@ -22,18 +22,25 @@ import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.jar.JarFile;
-import picocli.CommandLine;
 
 /**
  * The workloads the generator can run by name: every {@link WorkloadProvider} on its own class path, in the jars given
  * with {@code --workload-jar}, and in the {@value #DIRECTORY}/ directory beside load-generator.jar (where an image
  * built {@code FROM} Ricochet's adds them). Each jar is loaded on a class loader whose parent is the generator's, so its
- * workloads see the generator's API, framework and libraries. Every problem is a usage error of one line naming the
- * flag, found before any connection is made.
+ * workloads see the generator's API, framework and libraries. Every problem is a {@link ScenarioException} of one line
+ * naming the key ({@code workload.jars}, the command line's {@code --workload-jar}), found before any connection.
+ *
+ * <pre>{@code
+ * WorkloadCatalog catalog = WorkloadCatalog.load(List.of(Path.of("my-workloads.jar")));
+ * FrameWorkload kv = catalog.create("kv-text", Map.of("keys", "100"), FrameWorkload.class, "a framed workload");
+ * }</pre>
  */
-final class WorkloadCatalog {
+public final class WorkloadCatalog {
     /** The directory beside load-generator.jar whose jars are always searched. */
-    static final String DIRECTORY = "workloads";
+    public static final String DIRECTORY = "workloads";
+    private static final String NAME = "workload.name";
+    private static final String JARS = "workload.jars";
+    private static final String PARAMS = "workload.params";
 
     private final Map<String, WorkloadProvider> providers;
     private final Map<String, String> origins;
@@ -44,11 +51,11 @@ final class WorkloadCatalog {
     }
 
     /** Loads the providers of {@code jars} and of the workloads directory; a bad jar is a usage error. */
-    static WorkloadCatalog load(CommandLine cli, List<Path> jars) {
+    public static WorkloadCatalog load(List<Path> jars) {
         // Each jar once, by its real path: one given with --workload-jar may also lie in the workloads directory.
         java.util.Set<Path> all = new java.util.LinkedHashSet<>();
         for (Path jar : jars) {
-            all.add(realPath(checkedJar(cli, jar)));
+            all.add(realPath(checkedJar(jar)));
         }
         for (Path jar : directoryJars()) {
             all.add(realPath(jar));
@@ -63,14 +70,15 @@ final class WorkloadCatalog {
                 origins.putIfAbsent(provider.name(), "class path");
             }
         } catch (ServiceConfigurationError | LinkageError e) {
-            throw invalidValue(cli, "--workload: cannot load a workload provider on the class path: " + oneLine(e));
+            throw new ScenarioException(NAME, Key.of(NAME), ": cannot load a workload provider on the class path: "
+                    + oneLine(e));
         }
         for (Path jar : all) {
             URLClassLoader loader;
             try {
                 loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, WorkloadCatalog.class.getClassLoader());
             } catch (MalformedURLException e) {
-                throw invalidValue(cli, "--workload-jar " + jar + ": " + e.getMessage());
+                throw new ScenarioException(JARS, Key.of(JARS), " " + jar + ": " + e.getMessage());
             }
             // Only the providers this jar lists itself: the parent's, and other jars', are found through their own.
             Iterator<ServiceLoader.Provider<WorkloadProvider>> found = ServiceLoader.load(WorkloadProvider.class, loader)
@@ -84,28 +92,29 @@ final class WorkloadCatalog {
                     WorkloadProvider provider = p.get();
                     String name = provider.name();
                     if (providers.containsKey(name)) {
-                        throw invalidValue(cli, "--workload-jar " + jar + ": a second workload named " + name
-                                + " (the first is in " + origins.get(name) + ")");
+                        throw new ScenarioException(JARS, Key.of(JARS), " " + jar + ": a second workload named "
+                                + name + " (the first is in " + origins.get(name) + ")");
                     }
                     providers.put(name, provider);
                     origins.put(name, jar.getFileName().toString());
                 }
             } catch (ServiceConfigurationError | LinkageError e) {
-                throw invalidValue(cli, "--workload-jar " + jar + ": cannot load a workload provider: " + oneLine(e));
+                throw new ScenarioException(JARS, Key.of(JARS), " " + jar + ": cannot load a workload provider: "
+                        + oneLine(e));
             }
         }
         return new WorkloadCatalog(providers, origins);
     }
 
     /** A jar the user named: it must exist and be a zip. */
-    private static Path checkedJar(CommandLine cli, Path jar) {
+    private static Path checkedJar(Path jar) {
         if (!Files.isRegularFile(jar)) {
-            throw invalidValue(cli, "--workload-jar " + jar + ": no such file");
+            throw new ScenarioException(JARS, Key.of(JARS), " " + jar + ": no such file");
         }
         try (JarFile ignored = new JarFile(jar.toFile())) {
             return jar.toAbsolutePath();
         } catch (IOException | SecurityException e) {
-            throw invalidValue(cli, "--workload-jar " + jar + ": not a jar (" + oneLine(e) + ")");
+            throw new ScenarioException(JARS, Key.of(JARS), " " + jar + ": not a jar (" + oneLine(e) + ")");
         }
     }
 
@@ -118,7 +127,7 @@ final class WorkloadCatalog {
     }
 
     /** The jars in the workloads directory beside the running load-generator.jar; none when run from classes. */
-    static List<Path> directoryJars() {
+    public static List<Path> directoryJars() {
         Path dir = directory();
         if (dir == null || !Files.isDirectory(dir)) {
             return List.of();
@@ -134,7 +143,7 @@ final class WorkloadCatalog {
     }
 
     /** {@value #DIRECTORY}/ beside load-generator.jar, or null when the generator does not run from a jar. */
-    static Path directory() {
+    public static Path directory() {
         try {
             Path code = Path.of(WorkloadCatalog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             return Files.isRegularFile(code) ? code.resolveSibling(DIRECTORY) : null;
@@ -147,30 +156,33 @@ final class WorkloadCatalog {
      * The workload {@code name} made with {@code parameters}, of {@code kind}; a name no jar provides, a parameter it
      * refuses or does not take, or a workload of the other kind is a usage error.
      */
-    <W extends Workload> W create(CommandLine cli, String name, Map<String, String> parameters, Class<W> kind,
+    public <W extends Workload> W create(String name, Map<String, String> parameters, Class<W> kind,
             String kindName) {
         WorkloadProvider provider = providers.get(name);
         if (provider == null) {
-            throw invalidValue(cli, "--workload " + name + ": no workload jar provides it (" + (providers.isEmpty()
-                    ? "none found: give its jar with --workload-jar" : "found: " + String.join(", ", providers.keySet()))
-                    + ")");
+            throw providers.isEmpty()
+                    ? new ScenarioException(NAME, Key.of(NAME), " " + name + ": no workload jar provides it (none found: "
+                            + "give its jar with ", Key.of(JARS), ")")
+                    : new ScenarioException(NAME, Key.of(NAME), " " + name + ": no workload jar provides it (found: "
+                            + String.join(", ", providers.keySet()) + ")");
         }
         WorkloadParameters given = WorkloadParameters.of(parameters);
         Workload workload;
         try {
             workload = provider.create(given);
         } catch (IllegalArgumentException e) {
-            throw invalidValue(cli, "--workload-param " + e.getMessage());
+            throw new ScenarioException(PARAMS, Key.of(PARAMS), " " + e.getMessage());
         } catch (RuntimeException | LinkageError e) {
-            throw invalidValue(cli, "--workload " + name + ": the workload failed to start: " + oneLine(e));
+            throw new ScenarioException(NAME, Key.of(NAME), " " + name + ": the workload failed to start: "
+                    + oneLine(e));
         }
         if (!given.unread().isEmpty()) {
-            throw invalidValue(cli, "--workload-param " + given.unread().iterator().next() + ": " + name
+            throw new ScenarioException(PARAMS, Key.of(PARAMS), " " + given.unread().iterator().next() + ": " + name
                     + " does not take it");
         }
         if (!kind.isInstance(workload)) {
-            throw invalidValue(cli,
-                    "--workload " + name + ": a " + describe(workload) + " (expected: " + kindName + ")");
+            throw new ScenarioException(NAME, Key.of(NAME), " " + name + ": a " + describe(workload) + " (expected: "
+                    + kindName + ")");
         }
         return kind.cast(workload);
     }
@@ -182,7 +194,7 @@ final class WorkloadCatalog {
     }
 
     /** {@code --workload list}: every workload found, with its jar and description. */
-    void print(PrintWriter out) {
+    public void print(PrintWriter out) {
         if (providers.isEmpty()) {
             out.println("no workloads found (give jars with --workload-jar, or put them in " + (directory() == null
                     ? "the workloads/ directory beside load-generator.jar" : directory()) + ")");
