@@ -34,6 +34,8 @@ public final class LoadResult {
     private final String firstError;
     private final String firstBad;
     private final List<Verdict> thresholds;
+    private final List<String> workers;
+    private final List<String> problems;
 
     /** Latency percentiles in microseconds. */
     public record Latency(long count, long min, double mean, long p50, long p90, long p99, long p999, long max) {
@@ -53,7 +55,8 @@ public final class LoadResult {
     }
 
     private LoadResult(Object summary, long requests, long ok, long bad, long errors, long unexpected, double seconds,
-            double qps, LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds) {
+            double qps, LatencySummary latency, String firstError, String firstBad, List<Threshold.Result> thresholds,
+            List<String> workers, List<String> problems) {
         this.summary = summary;
         this.requests = requests;
         this.ok = ok;
@@ -66,9 +69,12 @@ public final class LoadResult {
         this.firstError = firstError;
         this.firstBad = firstBad;
         this.thresholds = thresholds.stream().map(Verdict::of).toList();
+        this.workers = List.copyOf(workers);
+        this.problems = List.copyOf(problems);
     }
 
-    static LoadResult of(Object summary, List<Threshold> thresholds, Path report) {
+    static LoadResult of(Object summary, List<Threshold> thresholds, Path report, List<String> workers,
+            List<String> problems) {
         List<Threshold.Result> results = Thresholds.check(thresholds, summary);
         if (report != null) {
             Thresholds.annotate(report, results);
@@ -76,11 +82,11 @@ public final class LoadResult {
         if (summary instanceof RpcSummary r) {
             // An RPC run's requests that ended: those answered and those that failed.
             return new LoadResult(r, r.received() + r.errors(), r.receivedOk(), r.bad(), r.errors(), 0, r.totalTimeS(),
-                    r.qps(), r.latencyUs(), r.firstError(), r.firstBad(), results);
+                    r.qps(), r.latencyUs(), r.firstError(), r.firstBad(), results, workers, problems);
         }
         Summary s = (Summary) summary;
         return new LoadResult(s, s.requests(), s.ok(), s.bad(), s.errors(), s.unexpected(), s.durationS(), s.qps(), s.latencyUs(),
-                s.firstError(), s.firstBad(), results);
+                s.firstError(), s.firstBad(), results, workers, problems);
     }
 
     /** Requests that ended: ok, bad or errors. */
@@ -138,21 +144,34 @@ public final class LoadResult {
         return thresholds;
     }
 
-    /** Whether every threshold held. */
-    public boolean passed() {
-        return thresholds.stream().allMatch(Verdict::passed);
+    /** A line per worker of a run over {@link Workers}: its state, host and counts; empty for a run in this JVM. */
+    public List<String> workers() {
+        return workers;
     }
 
     /**
-     * Throws an {@link AssertionError} listing every broken threshold, with the first bad reply and first error, as
-     * Gatling's assertions fail a simulation; returns this when all held.
+     * What went wrong with the workers of a run over {@link Workers}: one that failed, was lost or stopped reporting,
+     * or input the controller refused. Empty when every worker ran its shard to the end, and for a run in this JVM.
+     */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** Whether every threshold held and every worker ran its shard to the end. */
+    public boolean passed() {
+        return problems.isEmpty() && thresholds.stream().allMatch(Verdict::passed);
+    }
+
+    /**
+     * Throws an {@link AssertionError} listing every broken threshold and every worker's problem, with the first bad
+     * reply and first error, as Gatling's assertions fail a simulation; returns this when all held.
      */
     public LoadResult assertThresholds() {
         if (passed()) {
             return this;
         }
-        String broken = thresholds.stream().filter(t -> !t.passed()).map(Verdict::line)
-                .collect(Collectors.joining("; "));
+        String broken = java.util.stream.Stream.concat(problems.stream(),
+                thresholds.stream().filter(t -> !t.passed()).map(Verdict::line)).collect(Collectors.joining("; "));
         throw new AssertionError(broken + " [" + requests + " requests, " + ok + " ok, " + bad + " bad, " + errors
                 + " errors" + (firstBad == null ? "" : "; first bad: " + firstBad)
                 + (firstError == null ? "" : "; first error: " + firstError) + "]");

@@ -3,18 +3,16 @@ package io.ricochet.loadgen.api;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
-import io.ricochet.loadgen.engine.LoadSpec;
-import io.ricochet.loadgen.engine.RpcLoad;
-import io.ricochet.loadgen.engine.RpcSpec;
 import io.ricochet.loadgen.engine.Targets;
-import io.ricochet.loadgen.report.RpcSummary;
-import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.threshold.Threshold;
-import io.ricochet.loadgen.run.FrameRuns;
-import io.ricochet.loadgen.run.RpcRuns;
-import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.run.ClientSecurity;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.TlsSettings;
+import io.ricochet.loadgen.scenario.WorkloadSettings;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.loadgen.workload.RpcWorkload;
+import io.ricochet.loadgen.workload.Workload;
 import io.ricochet.noise.ClientNoiseConfig;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.Protocol;
@@ -22,15 +20,15 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Runs a load test from code, on the engine the command line runs: every reply checked by the workload, latency in
- * HdrHistogram (corrected for coordinated omission at a rate), the same summary and report. Thresholds take the
+ * HdrHistogram (corrected for coordinated omission at a rate), the same summary and report. Its builders make a
+ * {@link Scenario}, the value the command line and a scenario file make too, so a test runs in this JVM or, with
+ * {@link Common#workers}, split over several worker JVMs (or a Kubernetes Job) and merged exactly. Thresholds take the
  * {@code --threshold} syntax; {@link LoadResult#assertThresholds()} fails a test on a broken one.
  *
  * <pre>{@code
@@ -41,9 +39,13 @@ import java.util.Objects;
  *         .run();
  * result.assertThresholds();
  *
- * LoadResult calls = LoadTest.rpc(new InetSocketAddress("127.0.0.1", rpcPort))
- *         .workload(myRpcWorkload).clients(10).inFlight(4).requests(50_000)
- *         .threshold("errors==0").run();
+ * // The same test on 4 local worker JVMs: the workload by its WorkloadProvider name, since workers make their own.
+ * LoadTest.tcp(target).workload("kv-text", Map.of("keys", "1000"))
+ *         .connections(400).rate(20_000).duration(Duration.ofSeconds(10))
+ *         .workers(LocalWorkers.of(4)).threshold("p99<5ms").run().assertThresholds();
+ *
+ * // A scenario file's test, as `--scenario` runs it.
+ * LoadTest.of(ScenarioFiles.read(Path.of("kv.yaml"), null)).workers(LocalWorkers.of(2)).run();
  * }</pre>
  *
  * <p>Longer than 300 lines: its builders are nested ({@code LoadTest.Frames}, {@code LoadTest.Rpc}) as the public API
@@ -53,7 +55,7 @@ public final class LoadTest {
     private LoadTest() {
     }
 
-    /** A framed load over TCP against {@code target}. */
+    /** A framed load over TCP against {@code target}. Defaults as echo's: 10 connections, 10 s, closed loop. */
     public static Frames tcp(InetSocketAddress target) {
         return new Frames(target, Protocol.TCP);
     }
@@ -66,23 +68,43 @@ public final class LoadTest {
     /** A framed load over QUIC (a connection per lane, one stream each), trusting what {@code tls} trusts. */
     public static Frames quic(InetSocketAddress target, QuicSslContext tls) {
         Frames frames = new Frames(target, Protocol.QUIC);
-        frames.spec.quic(Objects.requireNonNull(tls, "tls"));
+        frames.quic = Objects.requireNonNull(tls, "tls");
         return frames;
     }
 
-    /** An RPC load against the RPC server (or agent) at {@code target}. */
+    /** An RPC load against the RPC server (or agent) at {@code target}. Defaults as rpc's: 50 clients, 200,000 calls. */
     public static Rpc rpc(InetSocketAddress target) {
         return new Rpc(target);
     }
 
-    /** What both kinds of load test take: thresholds, a report, progress. */
-    abstract static class Common<B extends Common<B>> {
-        final List<Threshold> thresholds = new ArrayList<>();
-        Path report;
-        PrintStream progress;
+    /**
+     * The load test {@code scenario} describes, whichever made it: a scenario file ({@code ScenarioFiles.read}), a
+     * builder, a test's own changes to either. Its settings are kept as they are; thresholds and the rest may be added.
+     */
+    public static Given of(Scenario scenario) {
+        return new Given(Objects.requireNonNull(scenario, "scenario"));
+    }
+
+    /**
+     * What every load test takes: thresholds, a report, progress, workers, and the settings framed and RPC loads share.
+     * A setting's value is checked when the test runs ({@link #scenario()} or {@link #run()}), with the scenario's
+     * message, which names its key: {@code connections: 0 (expected: > 0)}.
+     */
+    public abstract static class Common<B extends Common<B>> {
+        final Scenario.Builder scenario;
+        Workload workload;
+        Tls tls;
+        ClientNoiseConfig noise;
+        QuicSslContext quic;
+        private PrintStream progress;
+        private Workers workers;
+
+        Common(Scenario.Builder scenario) {
+            this.scenario = scenario;
+        }
 
         @SuppressWarnings("unchecked")
-        private B self() {
+        final B self() {
             return (B) this;
         }
 
@@ -91,13 +113,13 @@ public final class LoadTest {
          * {@code qps>10k}, {@code error_rate<=0.1%}. A malformed one is an {@link IllegalArgumentException} here.
          */
         public B threshold(String expression) {
-            thresholds.add(Threshold.parse(expression));
+            scenario.threshold(Threshold.parse(expression));
             return self();
         }
 
         /** Writes the run's report (summary.json, report data, intervals) into {@code dir}. */
         public B report(Path dir) {
-            this.report = dir;
+            scenario.report(dir);
             return self();
         }
 
@@ -106,250 +128,238 @@ public final class LoadTest {
             this.progress = out;
             return self();
         }
-    }
 
-    /** A framed load: see {@link LoadTest#tcp}. Defaults as the command line's: 10 connections, 10 s, closed loop. */
-    public static final class Frames extends Common<Frames> {
-        private final LoadSpec.Builder spec;
-        private FrameWorkload workload;
-        private boolean connectionPerRequest;
-        private boolean resume;
-        private boolean warmupGiven;
-        private boolean requestLimit;
-
-        private Frames(InetSocketAddress target, Protocol protocol) {
-            this.spec = LoadSpec.builder(Targets.of(Objects.requireNonNull(target, "target"))).protocol(protocol)
-                    .connections(10);
+        /**
+         * Splits the test over {@code workers} ({@link LocalWorkers}, or {@code KubernetesWorkers} from
+         * {@code ricochet-load-kubernetes}) and merges their histograms exactly. Each worker makes its own workload,
+         * so the workload is named ({@code workload(name, params)}, a payload, generated bodies), not an object; and
+         * its security comes from the scenario's settings, not a {@code Tls} object.
+         */
+        public B workers(Workers workers) {
+            this.workers = Objects.requireNonNull(workers, "workers");
+            return self();
         }
 
-        /** The workload: what each request is and how its reply is checked. Required. */
+        /**
+         * The workload a {@code WorkloadProvider} named {@code name} makes from {@code params}, found on the class
+         * path (its {@code META-INF/services} entry), as {@code --workload} finds it.
+         */
+        public B workload(String name, Map<String, String> params) {
+            scenario.workload(WorkloadSettings.named(Objects.requireNonNull(name, "name"), params));
+            this.workload = null;
+            return self();
+        }
+
+        /** Requests in all (RPC: calls, split evenly over the clients); a framed load then stops at that count. */
+        public B requests(long requests) {
+            scenario.requests(requests);
+            return self();
+        }
+
+        /** Total requests per second, open loop: latency corrected for coordinated omission. */
+        public B rate(double requestsPerSecond) {
+            scenario.rate(requestsPerSecond);
+            return self();
+        }
+
+        /** A reply not back by then is an error; an RPC call's deadline (default: 5 s; RPC 10 s). */
+        public B timeout(Duration timeout) {
+            scenario.timeout(timeout);
+            return self();
+        }
+
+        /** The seed of the bodies and of the workload's random sources. */
+        public B seed(long seed) {
+            scenario.seed(seed);
+            return self();
+        }
+
+        /** Client I/O and its event-loop threads (default: auto, one thread). */
+        public B io(TransportKind io, int threads) {
+            scenario.io(io).ioThreads(threads);
+            return self();
+        }
+
+        /** Over TLS (TCP), as {@code tls} is configured: in this JVM only. */
+        public B tls(Tls tls) {
+            this.tls = Objects.requireNonNull(tls, "tls");
+            scenario.tls(withEnabled(scenario.tls(), true));
+            return self();
+        }
+
+        /**
+         * Over TLS (TCP) as {@code settings} say: whom to trust ({@code ca}, or {@code insecure}), a client certificate,
+         * the provider. These are sent to workers, which read the files they name.
+         */
+        public B tls(TlsSettings settings) {
+            this.tls = null;
+            scenario.tls(Objects.requireNonNull(settings, "settings"));
+            return self();
+        }
+
+        /** Over the Noise channel (TCP), as {@code noise} is configured: in this JVM only. */
+        public B noise(ClientNoiseConfig noise) {
+            this.noise = Objects.requireNonNull(noise, "noise");
+            return self();
+        }
+
+        /** The scenario these settings make, validated: what {@code --print-scenario} would print of it. */
+        public Scenario scenario() {
+            return scenario.build();
+        }
+
+        /**
+         * Runs the test to its end and returns its result; a bad setting is an {@link IllegalArgumentException} naming
+         * its key, and an interrupted test an {@link InterruptedException}.
+         */
+        public LoadResult run() throws InterruptedException {
+            Scenario s = scenario();
+            if (workers == null) {
+                ClientSecurity security = tls == null && noise == null && quic == null ? null
+                        : new ClientSecurity(tls, noise, quic);
+                Map<String, Object> config = new LinkedHashMap<>();
+                if (workload != null) {
+                    config.put("workload", workload.getClass().getName());
+                }
+                return LoadRunner.alone(s, workload, security, config, progress);
+            }
+            if (workload != null) {
+                throw new IllegalArgumentException("workload: " + workload.getClass().getName() + " is an object, "
+                        + "which workers cannot make (expected: workload(name, params), a payload or generated bodies)");
+            }
+            if (tls != null || noise != null || quic != null) {
+                throw new IllegalArgumentException("tls: a " + (noise != null ? "Noise" : "TLS") + " configuration "
+                        + "object cannot be sent to workers (expected: tls(TlsSettings), or LoadTest.of a scenario "
+                        + "with its tls or noise settings)");
+            }
+            try {
+                return LoadRunner.distributed(s, workers, progress);
+            } catch (InterruptedException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("workers: " + e.getMessage(), e);
+            }
+        }
+
+        private static TlsSettings withEnabled(TlsSettings t, boolean enabled) {
+            return new TlsSettings(enabled, t.ca(), t.insecure(), t.clientCert(), t.clientKey(), t.provider(),
+                    t.resume(), t.earlyData());
+        }
+    }
+
+    /** A framed load: see {@link LoadTest#tcp}. */
+    public static final class Frames extends Common<Frames> {
+        private Frames(InetSocketAddress target, Protocol protocol) {
+            super(Scenario.builder(Command.ECHO).target(Targets.of(Objects.requireNonNull(target, "target")))
+                    .transport(protocol).connections(10));
+        }
+
+        /** The workload: what each request is and how its reply is checked (default: echo's generated bodies). */
         public Frames workload(FrameWorkload workload) {
-            this.workload = workload;
+            this.workload = Objects.requireNonNull(workload, "workload");
+            return this;
+        }
+
+        /**
+         * A no-code workload, as {@code --payload} and {@code --expect}: {@code payload} (text with placeholders such
+         * as {@code {{seq}}}, {@code @FILE} or {@code hex:HEX}) sent as each request, each reply checked as
+         * {@code expect} says ({@code reversed}, {@code echo}, {@code equals:TEXT}, {@code regex:RE}; null: reversed).
+         */
+        public Frames payload(String payload, String expect) {
+            scenario.workload(WorkloadSettings.payload(Objects.requireNonNull(payload, "payload"), expect));
+            this.workload = null;
             return this;
         }
 
         public Frames connections(int n) {
-            spec.connections(n);
+            scenario.connections(n);
             return this;
         }
 
         /** Requests each connection keeps in flight (closed loop), or at most has in flight at a rate. */
         public Frames pipeline(int n) {
-            spec.pipeline(n);
-            return this;
-        }
-
-        /** Total requests per second, open loop: latency corrected for coordinated omission. */
-        public Frames rate(double requestsPerSecond) {
-            spec.rate(requestsPerSecond);
+            scenario.pipeline(n);
             return this;
         }
 
         /** Requests per second of each connection, open loop (held connections that send rarely). */
         public Frames perConnectionRate(double requestsPerSecond) {
-            spec.perConnectionRate(requestsPerSecond);
+            scenario.perConnectionRate(requestsPerSecond);
             return this;
         }
 
         /** New connections per second while opening them; 0 (the default) opens them all at once. */
         public Frames connectRate(double connectionsPerSecond) {
-            spec.connectRate(connectionsPerSecond);
+            scenario.connectRate(connectionsPerSecond);
             return this;
         }
 
         public Frames duration(Duration duration) {
-            spec.duration(duration);
+            scenario.duration(duration);
             return this;
         }
 
         /** Load before measuring, not counted (default: 2 s at a rate, none in closed loop, as on the command line). */
         public Frames warmup(Duration warmup) {
-            spec.warmup(warmup);
-            warmupGiven = true;
-            return this;
-        }
-
-        /** A reply not back by then is an error (default: 5 s). */
-        public Frames timeout(Duration timeout) {
-            spec.timeout(timeout);
-            return this;
-        }
-
-        /**
-         * Stops after this many requests rather than at the duration's end; not with a warmup, whose requests would
-         * count toward it.
-         */
-        public Frames requests(long requests) {
-            spec.maxRequests(requests);
-            this.requestLimit = requests > 0;
+            scenario.warmup(warmup);
             return this;
         }
 
         public Frames lengthField(LengthField field) {
-            spec.lengthField(field);
-            return this;
-        }
-
-        /** Over TLS (TCP only). */
-        public Frames tls(Tls tls) {
-            spec.tls(tls);
-            return this;
-        }
-
-        /** Over the Noise channel (TCP only). */
-        public Frames noise(ClientNoiseConfig noise) {
-            spec.noise(noise);
+            scenario.lengthField(field);
             return this;
         }
 
         /** A connection of its own per request, as netperf's TCP_CRR: its latency runs from the connect. */
         public Frames connectionPerRequest() {
-            this.connectionPerRequest = true;
+            scenario.command(Command.CRR);
             return this;
         }
 
         /** With a connection per request over TLS or QUIC: resume earlier sessions rather than a full handshake each. */
         public Frames tlsResume() {
-            this.resume = true;
+            TlsSettings t = scenario.tls();
+            scenario.tls(new TlsSettings(t.enabled(), t.ca(), t.insecure(), t.clientCert(), t.clientKey(),
+                    t.provider(), true, t.earlyData()));
             return this;
-        }
-
-        public Frames seed(long seed) {
-            spec.seed(seed);
-            return this;
-        }
-
-        /** Client I/O and its event-loop threads (default: auto, one thread). */
-        public Frames io(TransportKind io, int threads) {
-            spec.transport(io).ioThreads(threads);
-            return this;
-        }
-
-        /** Runs the test to its end and returns its result; a bad setting is an {@link IllegalArgumentException}. */
-        public LoadResult run() throws InterruptedException {
-            Objects.requireNonNull(workload, "workload");
-            if (requestLimit && warmupGiven) {
-                throw new IllegalArgumentException("requests with a warmup (expected: one of them; the warmup's "
-                        + "requests would count toward the limit)");
-            }
-            if (!warmupGiven) {
-                // As the command line: an open loop warms up first, so the JVM's start-up is not in its latency; a
-                // run of a set number of requests counts from its first.
-                spec.warmup(!requestLimit && spec.build().openLoop() ? Duration.ofSeconds(2) : Duration.ZERO);
-            }
-            LoadSpec built = spec.build();
-            String command = connectionPerRequest ? "crr" : "echo";
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("command", command);
-            config.put("target", built.targets().toString());
-            config.put("transport", built.protocol().tag());
-            config.put("connections", built.connections());
-            config.put("workload", workload.getClass().getName());
-            RunOptions options = new RunOptions(command, List.of(), report, progress, config);
-            Summary summary = connectionPerRequest
-                    ? FrameRuns.perRequest(command, built, workload, resume, options)
-                    : FrameRuns.held(command, built, workload, options);
-            return LoadResult.of(summary, thresholds, report);
         }
     }
 
-    /** An RPC load: see {@link LoadTest#rpc}. Defaults as rpc's: 50 clients, 1 in flight, 200,000 calls. */
+    /** An RPC load: see {@link LoadTest#rpc}. */
     public static final class Rpc extends Common<Rpc> {
-        private final InetSocketAddress target;
-        private RpcWorkload workload;
-        private int clients = 50;
-        private int inFlight = 1;
-        private long requests = 200_000;
-        private long warmup;
-        private double rate;
-        private Duration timeout = Duration.ofSeconds(10);
-        private long seed = 1;
-        private TransportKind io = TransportKind.AUTO;
-        private int ioThreads = 1;
-        private Tls tls;
-        private ClientNoiseConfig noise;
-        private Duration interval = Duration.ofSeconds(1);
-
         private Rpc(InetSocketAddress target) {
-            this.target = Objects.requireNonNull(target, "target");
+            super(Scenario.builder(Command.RPC).target(Targets.of(Objects.requireNonNull(target, "target"))));
         }
 
-        /** The workload: what each call is and how its answer is checked. Required. */
+        /** The workload: what each call is and how its answer is checked (default: the bench service's calls). */
         public Rpc workload(RpcWorkload workload) {
-            this.workload = workload;
+            this.workload = Objects.requireNonNull(workload, "workload");
             return this;
         }
 
         /** Clients, one connection each. */
         public Rpc clients(int n) {
-            this.clients = n;
+            scenario.connections(n);
             return this;
         }
 
         /** Calls each client keeps waiting, pipelined on its connection. */
         public Rpc inFlight(int n) {
-            this.inFlight = n;
-            return this;
-        }
-
-        /** Calls in all, split evenly over the clients. */
-        public Rpc requests(long n) {
-            this.requests = n;
+            scenario.inFlight(n);
             return this;
         }
 
         /** Calls run first on the same connections, not counted. */
         public Rpc warmup(long calls) {
-            this.warmup = calls;
+            scenario.warmupRequests(calls);
             return this;
         }
+    }
 
-        /** Total calls per second, open loop: latency corrected for coordinated omission. */
-        public Rpc rate(double callsPerSecond) {
-            this.rate = callsPerSecond;
-            return this;
-        }
-
-        /** Deadline of each call (default: 10 s). */
-        public Rpc timeout(Duration timeout) {
-            this.timeout = timeout;
-            return this;
-        }
-
-        public Rpc seed(long seed) {
-            this.seed = seed;
-            return this;
-        }
-
-        public Rpc io(TransportKind io, int threads) {
-            this.io = io;
-            this.ioThreads = threads;
-            return this;
-        }
-
-        public Rpc tls(Tls tls) {
-            this.tls = tls;
-            return this;
-        }
-
-        public Rpc noise(ClientNoiseConfig noise) {
-            this.noise = noise;
-            return this;
-        }
-
-        /** Runs the test to its end and returns its result; a bad setting is an {@link IllegalArgumentException}. */
-        public LoadResult run() throws InterruptedException {
-            Objects.requireNonNull(workload, "workload");
-            RpcSpec spec = new RpcSpec(target, clients, requests, warmup, inFlight, rate, timeout, seed, 0, 0, io,
-                    ioThreads, tls, noise);
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("command", "rpc");
-            config.put("target", target.getHostString() + ":" + target.getPort());
-            config.put("clients", clients);
-            config.put("workload", workload.getClass().getName());
-            RpcSummary summary = RpcRuns.run("rpc", new RpcLoad(spec, workload), interval,
-                    new RunOptions("rpc", List.of(), report, progress, config));
-            return LoadResult.of(summary, thresholds, report);
+    /** A load test from a {@link Scenario}: see {@link LoadTest#of}. */
+    public static final class Given extends Common<Given> {
+        private Given(Scenario scenario) {
+            super(scenario.toBuilder());
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.ricochet.loadgen.api;
 
-import static io.ricochet.config.Checks.inRange;
 import static io.ricochet.config.Checks.positive;
 
 import io.ricochet.loadgen.distributed.LocalExecutor;
@@ -8,7 +7,6 @@ import io.ricochet.loadgen.distributed.WorkerExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -34,24 +32,12 @@ public final class LocalWorkers implements Workers {
 
     /** {@code count} workers of equal weight. */
     public static LocalWorkers of(int count) {
-        inRange("workers", count, 1, 1024);
-        double[] equal = new double[count];
-        Arrays.fill(equal, 1);
-        return new LocalWorkers(equal, List.of(), Duration.ofSeconds(60));
+        return new LocalWorkers(Workers.equalWeights(count), List.of(), Duration.ofSeconds(60));
     }
 
     /** The same workers weighted: one weight each, every one above 0. */
     public LocalWorkers weights(double... shares) {
-        if (shares.length != weights.length) {
-            throw new IllegalArgumentException("weights: " + shares.length + " values (expected: one per worker, "
-                    + weights.length + ")");
-        }
-        for (double w : shares) {
-            if (!(w > 0) || Double.isInfinite(w)) {
-                throw new IllegalArgumentException("weights: " + w + " (expected: > 0)");
-            }
-        }
-        return new LocalWorkers(shares.clone(), jvmArgs, startTimeout);
+        return new LocalWorkers(Workers.checkedWeights(shares, weights.length), jvmArgs, startTimeout);
     }
 
     /** JVM options of each worker, such as {@code -Xmx512m}. */

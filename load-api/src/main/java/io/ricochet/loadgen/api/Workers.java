@@ -46,4 +46,26 @@ public interface Workers {
     default boolean local() {
         return false;
     }
+
+    /** {@code count} equal weights, {@code count} within 1 to 1024: the default of every kind of workers. */
+    static double[] equalWeights(int count) {
+        io.ricochet.config.Checks.inRange("workers", count, 1, 1024);
+        double[] equal = new double[count];
+        java.util.Arrays.fill(equal, 1);
+        return equal;
+    }
+
+    /** {@code shares}, checked: one per worker of {@code count}, every one above 0 and finite. */
+    static double[] checkedWeights(double[] shares, int count) {
+        if (shares.length != count) {
+            throw new IllegalArgumentException("weights: " + shares.length + " values (expected: one per worker, "
+                    + count + ")");
+        }
+        for (double w : shares) {
+            if (!(w > 0) || Double.isInfinite(w)) {
+                throw new IllegalArgumentException("weights: " + w + " (expected: > 0)");
+            }
+        }
+        return shares.clone();
+    }
 }

@@ -33,7 +33,15 @@ public final class ScenarioRuns {
      * The report's config.json holds {@link #config} of the scenario, then what {@code options} add.
      */
     public static Object run(Scenario s, Workload workload, RunOptions given) throws InterruptedException {
-        ClientSecurity security = ClientSecurity.of(s);
+        return run(s, ClientSecurity.of(s), workload, given);
+    }
+
+    /**
+     * Runs {@code s} as {@link #run(Scenario, Workload, RunOptions)} does, connecting with {@code security} rather than
+     * the security its settings build: a {@code Tls} or Noise configuration that a caller made in code.
+     */
+    public static Object run(Scenario s, ClientSecurity security, Workload workload, RunOptions given)
+            throws InterruptedException {
         RunOptions options = given.withConfigFirst(config(s, security));
         return switch (s.command()) {
             case ECHO, RR, MASSIVE -> FrameRuns.held(s.command().label(), frames(s, security), (FrameWorkload) workload,

@@ -287,6 +287,12 @@ public record Scenario(
             return command;
         }
 
+        /** Another command, every setting kept as it is (so not that command's defaults): echo's to crr's, say. */
+        public Builder command(Command v) {
+            command = java.util.Objects.requireNonNull(v, "command");
+            return this;
+        }
+
         /** The workload settings so far, for a caller that changes one of them. */
         public WorkloadSettings workload() {
             return workload;

@@ -50,6 +50,15 @@ public record WorkloadSettings(String name, List<Path> jars, Map<String, String>
         return new WorkloadSettings(name, List.of(), params, null, null, null, null, null, null, null, null, null);
     }
 
+    /**
+     * A no-code workload: {@code payload} sent as each request (placeholders such as {@code {{seq}}} filled in), its reply
+     * checked as {@code expect} says ({@code reversed}, {@code echo}, {@code regex:RE}, ...; null for the default).
+     */
+    public static WorkloadSettings payload(String payload, String expect) {
+        return new WorkloadSettings(null, List.of(), Map.of(), payload, expect, null, null, null, null, null, null,
+                null);
+    }
+
     /** Whether a named Java workload runs. */
     public boolean isNamed() {
         return name != null;

@@ -12,6 +12,8 @@ import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.rpc.BenchMethods;
 import io.ricochet.loadgen.rpc.BenchUpdate;
+import io.ricochet.loadgen.scenario.Command;
+import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.loadgen.workload.Check;
 import io.ricochet.loadgen.workload.Context;
 import io.ricochet.loadgen.workload.FrameConversation;
@@ -28,6 +30,7 @@ import io.ricochet.testing.TestServers;
 import io.ricochet.transport.server.RicochetServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -158,7 +161,7 @@ class LoadTestTest {
         assertTrue(r.seconds() < 60, "ended with its work, not at the duration's end: " + r.seconds() + " s");
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> LoadTest.tcp(
                 echo.tcpAddress()).workload(hello(0, 0)).requests(10).warmup(Duration.ofSeconds(1)).run());
-        assertTrue(both.getMessage().startsWith("requests with a warmup"), both.getMessage());
+        assertTrue(both.getMessage().startsWith("requests with warmup (expected: one of them"), both.getMessage());
     }
 
     /**
@@ -225,5 +228,68 @@ class LoadTestTest {
                 "no.such.method", ByteString.EMPTY)).clients(1).requests(10).run();
         assertEquals(10, defaults.bad(), "the default check takes only OK");
         assertTrue(defaults.firstBad().contains("NOT_FOUND"), defaults.firstBad());
+    }
+
+    /** The builders make the scenario the command line makes: echo's defaults, the settings given, crr for its own. */
+    @Test
+    void theBuildersMakeAScenario() {
+        Scenario s = LoadTest.tcp(echo.tcpAddress()).connections(3).rate(500).duration(Duration.ofSeconds(4))
+                .workload("kv-text", Map.of("keys", "10")).threshold("p99<5ms").scenario();
+        assertEquals(Command.ECHO, s.command());
+        assertEquals(3, s.connections());
+        assertEquals(500, s.rate());
+        assertEquals(Duration.ofSeconds(2), s.effectiveWarmup(), "an open loop warms up, as on the command line");
+        assertEquals("kv-text", s.workload().name());
+        assertEquals(Map.of("keys", "10"), s.workload().params());
+        assertEquals("p99<5ms", s.thresholds().get(0).expression());
+        assertEquals(Command.CRR, LoadTest.tcp(echo.tcpAddress()).connectionPerRequest().scenario().command());
+        Scenario calls = LoadTest.rpc(rpc.address()).clients(4).inFlight(8).warmup(100).scenario();
+        assertEquals(Command.RPC, calls.command());
+        assertEquals(4, calls.connections());
+        assertEquals(8, calls.inFlight());
+        assertEquals(100, calls.warmupRequests());
+        assertEquals(200_000, calls.requests(), "rpc's default");
+        assertEquals(s, LoadTest.of(s).scenario(), "a scenario runs as it is");
+    }
+
+    /** A bad setting is refused when the test runs, naming the scenario's key, before any connection. */
+    @Test
+    void aBadSettingNamesItsKey() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LoadTest.tcp(echo.tcpAddress()).connections(0).run());
+        assertEquals("connections: 0 (expected: > 0)", e.getMessage());
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
+                () -> LoadTest.tcp(echo.tcpAddress()).requests(10).warmup(Duration.ofSeconds(1)).run());
+        assertTrue(both.getMessage().startsWith("requests with warmup (expected: one of them"), both.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> LoadTest.tcp(echo.tcpAddress()).workload("no-such-workload", Map.of()).run());
+        assertTrue(unknown.getMessage().contains("no-such-workload"), unknown.getMessage());
+    }
+
+    /** Workers make their own workload, so an object cannot go to them: refused before any worker starts. */
+    @Test
+    void anObjectWorkloadIsRefusedWithWorkers() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).workers(LocalWorkers.of(2)).run());
+        assertTrue(e.getMessage().startsWith("workload: "), e.getMessage());
+        assertTrue(e.getMessage().contains("workload(name, params)"), e.getMessage());
+    }
+
+    /** With no workload given, the generated bodies are checked as the reference echo server answers them. */
+    @Test
+    void theDefaultWorkloadIsTheReferenceEcho() throws Exception {
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).connections(2).requests(500).threshold("bad==0").run();
+        assertEquals(500, r.ok(), r.toString());
+        assertTrue(r.workers().isEmpty());
+        assertTrue(r.problems().isEmpty());
+        r.assertThresholds();
+    }
+
+    @Test
+    void localWorkersAreCheckedWhenMade() {
+        assertThrows(IllegalArgumentException.class, () -> LocalWorkers.of(0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LocalWorkers.of(2).weights(1, 0));
+        assertEquals("weights: 0.0 (expected: > 0)", e.getMessage());
     }
 }

@@ -51,10 +51,24 @@ public final class KubernetesExecutor implements WorkerExecutor {
     private long lastJobCheck;
     /** Whether there is a Job to delete at close: a launch that failed before creating it left none. */
     private boolean jobCreated;
+    /** Whether the client is this executor's to close: made by its supplier, not handed over by its owner. */
+    private final boolean ownsClient;
 
     public KubernetesExecutor(KubernetesSettings settings, Supplier<KubernetesClient> clients) {
+        this(settings, clients, true);
+    }
+
+    /**
+     * An executor on {@code client}, which stays open after the run: its owner (a test's, a user's) closes it.
+     */
+    public KubernetesExecutor(KubernetesSettings settings, KubernetesClient client) {
+        this(settings, () -> client, false);
+    }
+
+    private KubernetesExecutor(KubernetesSettings settings, Supplier<KubernetesClient> clients, boolean ownsClient) {
         this.settings = settings;
         this.clients = clients;
+        this.ownsClient = ownsClient;
     }
 
     /**
@@ -258,6 +272,8 @@ public final class KubernetesExecutor implements WorkerExecutor {
         } catch (KubernetesClientException e) {
             // Gone already, or not ours to delete: the next run makes a new one.
         }
-        client.close();
+        if (ownsClient) {
+            client.close();
+        }
     }
 }

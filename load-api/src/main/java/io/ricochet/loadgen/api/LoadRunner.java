@@ -1,0 +1,98 @@
+package io.ricochet.loadgen.api;
+
+import io.ricochet.loadgen.distributed.Controller;
+import io.ricochet.loadgen.distributed.ControllerSettings;
+import io.ricochet.loadgen.distributed.RunSecret;
+import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.run.ClientSecurity;
+import io.ricochet.loadgen.run.RunOptions;
+import io.ricochet.loadgen.run.ScenarioRuns;
+import io.ricochet.loadgen.run.ScenarioWorkloads;
+import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.workload.Workload;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a built {@link Scenario} for {@link LoadTest}: in this JVM, or split over {@link Workers} under a controller,
+ * which sends each worker its shard and merges their histograms exactly, as the {@code controller} command does.
+ */
+final class LoadRunner {
+    private LoadRunner() {
+    }
+
+    /**
+     * Runs {@code s} in this JVM with {@code workload} (null: the one its settings name) and {@code security} (null: the
+     * one its settings build).
+     */
+    static LoadResult alone(Scenario s, Workload workload, ClientSecurity security, Map<String, Object> config,
+            PrintStream progress) throws InterruptedException {
+        requireTarget(s);
+        Workload w = workload != null ? workload : ScenarioWorkloads.of(s);
+        RunOptions options = new RunOptions(s.command().label(), s.scrape(), s.report(), progress, config);
+        Object summary = ScenarioRuns.run(s, security != null ? security : ClientSecurity.of(s), w, options);
+        return LoadResult.of(summary, s.thresholds(), s.report(), List.of(), List.of());
+    }
+
+    /**
+     * Runs {@code s} over {@code workers}: its workload is made here first, so an unknown name or a refused parameter
+     * fails before any worker starts.
+     */
+    static LoadResult distributed(Scenario s, Workers workers, PrintStream progress) throws Exception {
+        requireTarget(s);
+        if (!s.command().distributable()) {
+            throw new IllegalArgumentException("workers: " + s.command().label() + " cannot be split over workers "
+                    + "(expected: echo, rr, crr, massive, rpc or register)");
+        }
+        ScenarioWorkloads.of(s);
+        double[] weights = workers.weights();
+        List<Scenario> shards = new ArrayList<>();
+        for (int i = 0; i < weights.length; i++) {
+            Scenario shard = s.shard(i, weights);
+            if (workers.local() && s.report() != null) {
+                // Local workers keep their own full reports beside the merged one, as the controller command's do.
+                shard = shard.toBuilder().report(s.report().resolve("workers").resolve(Integer.toString(i))).build();
+            }
+            shards.add(shard);
+        }
+        PrintStream out = progress != null ? progress : new PrintStream(OutputStream.nullOutputStream());
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("command", s.command().label());
+        config.put("scenario", "LoadTest");
+        config.put("target", s.target().toString());
+        if (!s.command().rpc()) {
+            config.put("warmup_s", s.effectiveWarmup().toNanos() / 1e9);
+        }
+        ControllerSettings settings = new ControllerSettings(s.command().label(), s.target().toString(), shards,
+                workers.bindHost(), workers.port(), workers.advertiseHost(), s.interval(), workers.startTimeout(),
+                s.interval().multipliedBy(5).plusSeconds(10), s.command().rpc() ? Duration.ZERO : s.effectiveWarmup(),
+                s.scrape(), s.report(), out, config, RunSecret.generate(), interval -> { });
+        Path logs = s.report() != null ? s.report().resolve("workers") : null;
+        try (Controller controller = new Controller(settings); WorkerExecutor executor = workers.executor(logs)) {
+            DistributedSummary summary = controller.run(executor, workers.executorName());
+            List<String> failed = new ArrayList<>(summary.problems());
+            summary.workerRows().stream().filter(w -> !w.state().equals("DONE") || w.exitCode() > 1)
+                    .forEach(w -> failed.add("worker " + w.index() + " " + w.state()
+                            + (w.reason().isEmpty() ? "" : ": " + w.reason())));
+            if (!controller.allWorkersSucceeded() && failed.isEmpty()) {
+                failed.add("a worker did not finish its shard");
+            }
+            List<String> rows = summary.workerRows().stream().map(w -> "worker " + w.index() + ": " + w.state() + " "
+                    + w.host() + ", " + w.ok() + " ok, " + w.errors() + " errors").toList();
+            return LoadResult.of(summary.merged(), s.thresholds(), s.report(), rows, failed);
+        }
+    }
+
+    private static void requireTarget(Scenario s) {
+        if (s.target() == null) {
+            throw new IllegalArgumentException("target: none (expected: the servers to load)");
+        }
+    }
+}
