@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -62,7 +63,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import io.ricochet.loadgen.scenario.Command;
 import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.ScenarioFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,7 +78,7 @@ import picocli.CommandLine;
 /**
  * The k8s/ manifests. Every file parses into Fabric8's model, and every profile, as {@code kubectl kustomize} builds it,
  * agrees with itself (selectors, ports, image, the wait for the server under test, the report volume) and with the CLIs
- * that run it, and every pod of every profile, with the workers' Job each controller would create, meets the restricted
+ * that run it (the controller's flags, and the scenario file it reads from a ConfigMap), and every pod of every profile, with the workers' Job each controller would create, meets the restricted
  * Pod Security profile with its JVMs sized to their memory limits. The server under test is the echo server, except in
  * k8s/workload, where it is the example's KV service and the controller runs a workload from the profile's own image
  * (examples/Dockerfile). The built checks need kubectl: .ci/run installs Debian's kubernetes-client when there is none,
@@ -91,6 +94,9 @@ class ManifestsTest {
     private static final String READY_PODS = "echo-server-pods";
     private static final String CONTROLLER = "ricochet-load-controller";
     private static final String CONFIG = "ricochet-load-config";
+    /** The ConfigMap whose one key is the scenario file the controller runs, and where its container finds it. */
+    private static final String SCENARIO = "ricochet-scenario";
+    private static final Path SCENARIO_FILE = Path.of("/etc/ricochet/scenario.yaml");
     private static final String KV = "kv-server";
     /** The kustomizations that are parts profiles are built from, not profiles themselves. */
     private static final String CONTROLLER_PART = "base/load-controller";
@@ -114,9 +120,14 @@ class ManifestsTest {
             List.of("tcp", "udp", "rpc", "metrics"));
     private static final ServerUnderTest KV_SERVER = new ServerUnderTest(KV, "kv-server-pods", "KV_SERVER_REPLICAS",
             List.of("tcp", "rpc"));
-    /** Each profile's server under test: the Deployment its controller's --target Service selects (a test checks). */
+    /** Each profile's server under test: the Deployment its scenario's target Service selects (a test checks). */
     private static final Map<String, ServerUnderTest> SERVER_UNDER_TEST = Map.of(".", ECHO_SERVER, "base", ECHO_SERVER,
             "small", ECHO_SERVER, "massive", ECHO_SERVER, "report-pvc", ECHO_SERVER, WORKLOAD, KV_SERVER);
+    /** Each profile's scenario command and connections, as docs/kubernetes.md gives them. */
+    private static final Map<String, Command> COMMAND = Map.of(".", Command.MASSIVE, "base", Command.MASSIVE,
+            "small", Command.MASSIVE, "massive", Command.MASSIVE, "report-pvc", Command.MASSIVE, WORKLOAD, Command.ECHO);
+    private static final Map<String, Integer> CONNECTIONS = Map.of(".", 20_000, "base", 20_000, "small", 20_000,
+            "massive", 2_000_000, "report-pvc", 20_000, WORKLOAD, 400);
 
     /** Every directory with a kustomization, as a path under k8s/ ("." for k8s/ itself). */
     static Stream<String> kustomizations() throws IOException {
@@ -287,13 +298,15 @@ class ManifestsTest {
         one(objects, Service.class, CONTROLLER);
         // Nothing else: no server that nothing loads (the workload profile has no echo server), nothing left over.
         Set<String> expected = new TreeSet<>(List.of("ServiceAccount/" + CONTROLLER, "Role/" + CONTROLLER,
-                "RoleBinding/" + CONTROLLER, "Service/" + CONTROLLER, "ConfigMap/" + CONFIG, "Job/" + CONTROLLER,
+                "RoleBinding/" + CONTROLLER, "Service/" + CONTROLLER, "ConfigMap/" + CONFIG, "ConfigMap/" + SCENARIO,
+                "Job/" + CONTROLLER,
                 "Deployment/" + server.name(), "Service/" + server.name(), "Service/" + server.readyPods()));
         if (profile.equals("report-pvc")) {
             expected.add("PersistentVolumeClaim/ricochet-report");
         }
         assertEquals(expected, new TreeSet<>(names(objects)));
         one(objects, ConfigMap.class, CONFIG);
+        one(objects, ConfigMap.class, SCENARIO);
         Role role = one(objects, Role.class, CONTROLLER);
         Map<String, Set<String>> granted = new HashMap<>();
         for (PolicyRule rule : role.getRules()) {
@@ -396,7 +409,8 @@ class ManifestsTest {
 
     @ParameterizedTest
     @MethodSource("profiles")
-    void theControllersArgsParseWithItsProfilesParametersAndAgreeWithItsServicesAndPorts(String profile) {
+    void theControllersArgsParseWithItsProfilesParametersAndAgreeWithItsServicesAndPorts(String profile,
+            @TempDir Path dir) throws IOException {
         List<HasMetadata> objects = build(profile);
         Job job = one(objects, Job.class, CONTROLLER);
         Container container = job.getSpec().getTemplate().getSpec().getContainers().get(0);
@@ -405,9 +419,7 @@ class ManifestsTest {
         Service serverService = one(objects, Service.class, server.name());
         Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
         assertEquals(CONFIG, container.getEnvFrom().get(0).getConfigMapRef().getName());
-        List<String> args = container.getArgs().stream().map(a -> expand(a, env)).toList();
-        ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs(args.toArray(String[]::new));
-        ControllerCommand controller = (ControllerCommand) parsed.subcommand().commandSpec().userObject();
+        ControllerCommand controller = controller(objects, dir);
         assertEquals("kubernetes", controller.executor);
         assertEquals(Integer.parseInt(env.get("WORKERS")), controller.workers);
         // No --image: the workers run the controller pod's own image, which kustomize's images: sets.
@@ -415,12 +427,14 @@ class ManifestsTest {
         assertEquals(servicePort(coordination, "coordination"), controller.port);
         assertEquals(controller.port, port(container, "coordination").getContainerPort());
         assertEquals(coordination.getMetadata().getName(), controller.advertise);
-        ParseResult scenario = LoadGeneratorMain.newCommandLine().parseArgs(controller.scenario.toArray(String[]::new));
-        ScenarioCommand command = (ScenarioCommand) scenario.subcommand().commandSpec().userObject();
-        CommonOptions common = command.common();
-        assertEquals(serverService.getMetadata().getName(), common.target.first().getHostString());
-        assertEquals(servicePort(serverService, "tcp"), common.target.first().getPort());
-        // The server under test is the one Deployment whose pods the --target Service selects.
+        // The scenario is the mounted file alone: no scenario command or options after the controller's flags.
+        assertEquals(List.of(), controller.scenario);
+        Scenario whole = ScenarioFiles.read(controller.scenarioFile, null);
+        assertEquals(COMMAND.get(profile), whole.command());
+        assertEquals(serverService.getMetadata().getName(), whole.target().first().getHostString());
+        assertEquals(servicePort(serverService, "tcp"), whole.target().first().getPort());
+        assertEquals(1, whole.target().size());
+        // The server under test is the one Deployment whose pods the target Service selects.
         Map<String, String> targeted = serverService.getSpec().getSelector();
         assertEquals(List.of(server.name()), all(objects, Deployment.class).stream()
                 .filter(d -> d.getSpec().getTemplate().getMetadata().getLabels().entrySet().containsAll(targeted.entrySet()))
@@ -437,35 +451,71 @@ class ManifestsTest {
             // A server with no /metrics is not scraped: a selector would point the controller at pods without one.
             assertNull(controller.kubernetes.scrapeSelector);
         }
-        assertEquals(List.of(), common.scrape);
+        assertEquals(List.of(), whole.scrape());
         // The workload: the echo profiles send the echo server's generated bodies; the workload profile names its
-        // workload and parameters (from the ConfigMap), with no --workload-jar: its image's /app/workloads/ has the jar.
-        WorkloadOptions workload = command.workloadOptions();
+        // workload and parameters, with no jars: its image's /app/workloads/ has the jar.
         if (profile.equals(WORKLOAD)) {
-            assertEquals(KV_TEXT, workload.name);
-            assertEquals(Map.of("keys", env.get("KEYS"), "get-share", env.get("GET_SHARE")), workload.parameters);
-            assertEquals(List.of(), workload.jars);
+            assertEquals(KV_TEXT, whole.workload().name());
+            assertEquals(Map.of("keys", "100", "get-share", "0.5"), whole.workload().params());
+            assertEquals(List.of(), whole.workload().jars());
         } else {
-            assertNull(workload.name);
+            assertNull(whole.workload().name());
         }
-        assertEquals(common.metricsPort, port(container, "metrics").getContainerPort());
-        assertEquals(Integer.toString(common.metricsPort),
+        // The merged run's /metrics: the container's metrics port, which the pod's annotation names, on every address.
+        assertEquals(port(container, "metrics").getContainerPort(), whole.metricsPort());
+        assertEquals(Integer.toString(whole.metricsPort()),
                 job.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/port"));
+        assertEquals("0.0.0.0", whole.metricsHost());
         // The summary goes to the log; the report files to the volume named report.
-        assertTrue(common.json);
+        assertTrue(whole.json());
         assertEquals(Path.of(container.getVolumeMounts().stream().filter(m -> m.getName().equals("report"))
-                .findFirst().orElseThrow().getMountPath()), common.report);
+                .findFirst().orElseThrow().getMountPath()), whole.report());
         // The shards the controller would hand out split every connection.
-        Scenario whole = command.scenario();
         double[] weights = equal(controller.workers);
         List<Scenario> shards = java.util.stream.IntStream.range(0, controller.workers)
                 .mapToObj(i -> whole.shard(i, weights)).toList();
-        assertEquals(Long.parseLong(env.get("CONNECTIONS")), shards.stream().mapToLong(Scenario::connections).sum());
+        assertEquals((long) CONNECTIONS.get(profile), shards.stream().mapToLong(Scenario::connections).sum());
         // And every worker runs the same workload with the same parameters.
         assertEquals(profile.equals(WORKLOAD), whole.workload().isNamed(), whole.workload().toString());
         for (Scenario shard : shards) {
             assertEquals(whole.workload(), shard.workload());
         }
+    }
+
+    /**
+     * Where the controller finds its scenario: --scenario names scenario.yaml in the directory where its container
+     * mounts, read-only, a volume of the scenario ConfigMap, whose one key that file is. The ConfigMap's file, written
+     * in {@code dir} for the CLI to read.
+     */
+    private static Path scenarioFile(List<HasMetadata> objects, Path dir) throws IOException {
+        PodSpec pod = one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec();
+        Container container = pod.getContainers().get(0);
+        assertEquals(List.of("--scenario=" + SCENARIO_FILE), container.getArgs().stream()
+                .filter(a -> a.startsWith("--scenario")).toList());
+        List<VolumeMount> mounts = container.getVolumeMounts().stream()
+                .filter(m -> Path.of(m.getMountPath()).equals(SCENARIO_FILE.getParent())).toList();
+        assertEquals(1, mounts.size(), container.getVolumeMounts().toString());
+        VolumeMount mount = mounts.get(0);
+        assertEquals(Boolean.TRUE, mount.getReadOnly(), mount.toString());
+        assertNull(mount.getSubPath(), mount.toString());
+        Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                .orElseThrow(() -> new AssertionError("no volume " + mount.getName()));
+        assertNotNull(volume.getConfigMap(), volume.toString());
+        assertEquals(SCENARIO, volume.getConfigMap().getName());
+        // Every key a file of its own name: no items: renaming it.
+        assertTrue(volume.getConfigMap().getItems() == null || volume.getConfigMap().getItems().isEmpty(),
+                volume.toString());
+        Map<String, String> data = one(objects, ConfigMap.class, SCENARIO).getData();
+        String name = SCENARIO_FILE.getFileName().toString();
+        assertEquals(Set.of(name), data.keySet());
+        Path file = dir.resolve(name);
+        Files.writeString(file, data.get(name), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** The scenario a built profile's controller runs, read from its ConfigMap as the controller reads it. */
+    private static Scenario scenario(List<HasMetadata> objects, Path dir) throws IOException {
+        return ScenarioFiles.read(scenarioFile(objects, dir), null);
     }
 
     private static double[] equal(int n) {
@@ -711,21 +761,31 @@ class ManifestsTest {
      */
     @ParameterizedTest
     @MethodSource("profiles")
-    void everyJobIsDeletedAfterItEndsSoThatTheNextRunNeedsNoCleanUp(String profile) {
+    void everyJobIsDeletedAfterItEndsSoThatTheNextRunNeedsNoCleanUp(String profile, @TempDir Path dir) throws IOException {
         List<HasMetadata> objects = build(profile);
         Job job = one(objects, Job.class, CONTROLLER);
-        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
-        ControllerCommand controller = controller(job, env);
+        ControllerCommand controller = controller(objects, dir);
         assertEquals(new ControllerCommand.KubernetesOptions().ttlSeconds, controller.kubernetes.ttlSeconds);
         assertEquals(controller.kubernetes.ttlSeconds, job.getSpec().getTtlSecondsAfterFinished());
     }
 
-    /** The controller of a built profile's Job, its args expanded from the ConfigMap and parsed by the CLI. */
-    private static ControllerCommand controller(Job job, Map<String, String> env) {
-        List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs().stream()
-                .map(a -> expand(a, env)).toList();
+    /** The controller of a built profile's Job, its args as {@link #controllerArgs} gives them, parsed by the CLI. */
+    private static ControllerCommand controller(List<HasMetadata> objects, Path dir) throws IOException {
+        List<String> args = controllerArgs(objects, dir);
         ParseResult parsed = LoadGeneratorMain.newCommandLine().parseArgs(args.toArray(String[]::new));
         return (ControllerCommand) parsed.subcommand().commandSpec().userObject();
+    }
+
+    /**
+     * The controller's args as its container gets them: each $(VAR) expanded from the profile's ConfigMap, and the
+     * scenario file's path the one {@link #scenarioFile} writes in {@code dir}, the file the pod would have mounted.
+     */
+    private static List<String> controllerArgs(List<HasMetadata> objects, Path dir) throws IOException {
+        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        String scenario = "--scenario=" + scenarioFile(objects, dir);
+        return one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()
+                .stream().map(a -> expand(a, env)).map(a -> a.equals("--scenario=" + SCENARIO_FILE) ? scenario : a)
+                .toList();
     }
 
     /** The echo profiles: the workload profile's scenario needs the example's jar, which this module does not have. */
@@ -735,17 +795,17 @@ class ManifestsTest {
 
     /**
      * The workers' Job that each profile's controller creates, as {@code plan --manifests} prints it from the profile's
-     * own args: pods the restricted profile admits, whose JVM fits the profile's --worker-memory, deleted after the run.
-     * (The workload profile's controller creates the same Job but for its numbers; its args need the example's jar to
-     * plan, which examples' tests have.)
+     * own args and scenario file: pods the restricted profile admits, whose JVM fits the profile's --worker-memory, deleted after the run.
+     * (The workload profile's controller creates the same Job but for its numbers; its scenario needs the example's jar
+     * to plan, which examples' tests have.)
      */
     @ParameterizedTest
     @MethodSource("echoProfiles")
-    void theWorkersJobEachProfilesControllerWouldCreateMeetsTheRestrictedProfile(String profile) {
+    void theWorkersJobEachProfilesControllerWouldCreateMeetsTheRestrictedProfile(String profile, @TempDir Path dir)
+            throws IOException {
         List<HasMetadata> objects = build(profile);
         Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
-        List<String> args = new ArrayList<>(one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec()
-                .getContainers().get(0).getArgs().stream().map(a -> expand(a, env)).toList());
+        List<String> args = new ArrayList<>(controllerArgs(objects, dir));
         assertEquals("controller", args.get(0));
         args.set(0, "plan");
         args.add(1, "--manifests");
@@ -824,12 +884,13 @@ class ManifestsTest {
     }
 
     /**
-     * The workload profile's controller is base's, but for what it loads and what it waits for: the same Job, pod and
-     * controller flags (workers, coordination, report, metrics); no scrape flags (the KV service has no /metrics); and
-     * base's wait, for the KV server's Ready pods instead of the echo server's.
+     * The workload profile's controller is base's, but for what it loads and what it waits for: the same Job, pod,
+     * controller flags (workers, coordination) and scenario volume; no scrape flags (the KV service has no /metrics); a
+     * scenario of its own with base's report and metrics; and base's wait, for the KV server's Ready pods instead of the
+     * echo server's.
      */
     @Test
-    void theWorkloadProfilesControllerIsBasesApartFromWhatItLoadsAndWaitsFor() {
+    void theWorkloadProfilesControllerIsBasesApartFromWhatItLoadsAndWaitsFor(@TempDir Path dir) throws IOException {
         Job base = one(build("base"), Job.class, CONTROLLER);
         Job workload = one(build(WORKLOAD), Job.class, CONTROLLER);
         PodSpec basePod = base.getSpec().getTemplate().getSpec();
@@ -839,30 +900,57 @@ class ManifestsTest {
                 pod.getInitContainers().get(0).getCommand().get(2));
         List<String> baseArgs = basePod.getContainers().get(0).getArgs();
         List<String> args = pod.getContainers().get(0).getArgs();
-        int baseScenario = scenarioAt(baseArgs);
-        int scenario = scenarioAt(args);
-        assertEquals(baseArgs.subList(0, baseScenario).stream().filter(a -> !a.startsWith("--scrape-")).toList(),
-                args.subList(0, scenario));
-        assertEquals("echo", args.get(scenario));
-        for (String a : baseArgs.subList(baseScenario + 1, baseArgs.size())) {
-            if (a.startsWith("--metrics-") || a.startsWith("--report=") || a.equals("--json")) {
-                assertTrue(args.subList(scenario + 1, args.size()).contains(a), a);
-            }
-        }
+        assertTrue(baseArgs.stream().anyMatch(a -> a.startsWith("--scrape-")), baseArgs.toString());
+        assertEquals(baseArgs.stream().filter(a -> !a.startsWith("--scrape-")).toList(), args);
+        // What it loads is its scenario's; where the report and the run's metrics go is base's.
+        Scenario baseScenario = scenario(build("base"), Files.createDirectory(dir.resolve("base")));
+        Scenario scenario = scenario(build(WORKLOAD), Files.createDirectory(dir.resolve(WORKLOAD)));
+        assertNotEquals(baseScenario.command(), scenario.command());
+        assertEquals(baseScenario.report(), scenario.report());
+        assertEquals(baseScenario.json(), scenario.json());
+        assertEquals(baseScenario.metricsPort(), scenario.metricsPort());
+        assertEquals(baseScenario.metricsHost(), scenario.metricsHost());
         // Everything else is base's: take out the image (each profile's images: sets it), the args and the wait's name
         // and script, compared above, and the two Jobs are equal (as YAML, so that a failure shows the difference).
         assertEquals(Serialization.asYaml(withoutWhatDiffers(base)), Serialization.asYaml(withoutWhatDiffers(workload)));
     }
 
-    /** The index of the scenario's name in a controller's args: its first positional after "controller". */
-    private static int scenarioAt(List<String> args) {
-        assertEquals("controller", args.get(0));
-        for (int i = 1; i < args.size(); i++) {
-            if (!args.get(i).startsWith("-")) {
-                return i;
+    /**
+     * The massive profile's scenario patch is the whole file (a patch replaces a data key whole): it is base's but for
+     * its numbers, so a change to base's scenario that massive should share shows here.
+     */
+    @Test
+    void theMassiveScenarioIsBasesButForItsNumbers(@TempDir Path dir) throws IOException {
+        Scenario base = scenario(build("base"), Files.createDirectory(dir.resolve("base")));
+        Scenario massive = scenario(build("massive"), Files.createDirectory(dir.resolve("massive")));
+        assertNotEquals(base.connections(), massive.connections());
+        assertNotEquals(base.connectRate(), massive.connectRate());
+        assertNotEquals(base.duration(), massive.duration());
+        assertEquals(base, massive.toBuilder().connections(base.connections()).connectRate(base.connectRate())
+                .duration(base.duration()).build());
+    }
+
+    /**
+     * The ConfigMap of variables holds what the controller's flags and its wait use, and nothing more: the scenario
+     * has a file of its own, so no variable of the run is left behind unused.
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyVariableOfTheConfigMapIsOneTheControllerOrItsWaitUses(String profile) {
+        List<HasMetadata> objects = build(profile);
+        PodSpec pod = one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec();
+        Set<String> used = new TreeSet<>();
+        for (String arg : pod.getContainers().get(0).getArgs()) {
+            Matcher m = VARIABLE.matcher(arg);
+            while (m.find()) {
+                used.add(m.group(1));
             }
         }
-        throw new AssertionError("no scenario in " + args);
+        Matcher shell = Pattern.compile("\\$([A-Z][A-Z_]*)").matcher(pod.getInitContainers().get(0).getCommand().get(2));
+        while (shell.find()) {
+            used.add(shell.group(1));
+        }
+        assertEquals(used, new TreeSet<>(one(objects, ConfigMap.class, CONFIG).getData().keySet()), profile);
     }
 
     private static Job withoutWhatDiffers(Job job) {
@@ -880,13 +968,14 @@ class ManifestsTest {
      * reply: the KV server's --max-keys holds at least a whole run's.
      */
     @Test
-    void theKvServersStoreHoldsEveryKeyOfARun() {
+    void theKvServersStoreHoldsEveryKeyOfARun(@TempDir Path dir) throws IOException {
         List<HasMetadata> objects = build(WORKLOAD);
-        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        Scenario scenario = scenario(objects, dir);
         Container kv = one(objects, Deployment.class, KV).getSpec().getTemplate().getSpec().getContainers().get(0);
         long maxKeys = Long.parseLong(flags(kv).get("--max-keys"));
-        assertTrue(maxKeys >= Long.parseLong(env.get("CONNECTIONS")) * Long.parseLong(env.get("KEYS")),
-                maxKeys + " keys for " + env);
+        long keys = Long.parseLong(scenario.workload().params().get("keys"));
+        assertTrue(maxKeys >= scenario.connections() * keys, maxKeys + " keys for " + scenario.connections()
+                + " connections x " + keys);
         assertEquals("0.0.0.0", flags(kv).get("--host"));
     }
 
