@@ -47,6 +47,12 @@ final class LoadRunner {
      */
     static LoadResult distributed(Scenario s, Workers workers, PrintStream progress) throws Exception {
         requireTarget(s);
+        if (!workers.local() && (s.tls().ca() != null || s.tls().clientCert() != null)) {
+            // As the controller command refuses it: pods cannot read this machine's files.
+            throw new IllegalArgumentException("tls.ca: " + (s.tls().ca() != null ? s.tls().ca() : s.tls().clientCert())
+                    + " with " + workers.executorName() + " workers (expected: none; their pods cannot read this "
+                    + "machine's files: use the image's trust store or tls.insecure)");
+        }
         if (!s.command().distributable()) {
             throw new IllegalArgumentException("workers: " + s.command().label() + " cannot be split over workers "
                     + "(expected: echo, rr, crr, massive, rpc or register)");
@@ -76,7 +82,14 @@ final class LoadRunner {
                 s.scrape(), s.report(), out, config, RunSecret.generate(), interval -> { });
         Path logs = s.report() != null ? s.report().resolve("workers") : null;
         try (Controller controller = new Controller(settings); WorkerExecutor executor = workers.executor(logs)) {
-            DistributedSummary summary = controller.run(executor, workers.executorName());
+            DistributedSummary summary;
+            try {
+                summary = controller.run(executor, workers.executorName());
+            } catch (Exception | Error e) {
+                // Interrupted (a test's timeout) or failed: stop every worker's load before the executor waits for them.
+                controller.stop();
+                throw e;
+            }
             List<String> failed = new ArrayList<>(summary.problems());
             summary.workerRows().stream().filter(w -> !w.state().equals("DONE") || w.exitCode() > 1)
                     .forEach(w -> failed.add("worker " + w.index() + " " + w.state()

@@ -189,10 +189,13 @@ public final class LoadTest {
 
         /**
          * Over TLS (TCP) as {@code settings} say: whom to trust ({@code ca}, or {@code insecure}), a client certificate,
-         * the provider. These are sent to workers, which read the files they name.
+         * the provider. These are sent to workers, which read the files they name. Over QUIC, they replace the context
+         * {@link LoadTest#quic} was given (with {@code enabled} false: QUIC always runs TLS).
          */
         public B tls(TlsSettings settings) {
             this.tls = null;
+            // Over QUIC, these settings say whom its TLS trusts, in place of a context made in code.
+            this.quic = null;
             scenario.tls(Objects.requireNonNull(settings, "settings"));
             return self();
         }
@@ -214,6 +217,10 @@ public final class LoadTest {
          */
         public LoadResult run() throws InterruptedException {
             Scenario s = scenario();
+            if (noise != null && s.tls().enabled() || tls != null && s.noise().enabled()) {
+                throw new IllegalArgumentException("noise: a Noise configuration with TLS (expected: one or the "
+                        + "other)");
+            }
             if (workers == null) {
                 ClientSecurity security = tls == null && noise == null && quic == null ? null
                         : new ClientSecurity(tls, noise, quic);
@@ -227,7 +234,11 @@ public final class LoadTest {
                 throw new IllegalArgumentException("workload: " + workload.getClass().getName() + " is an object, "
                         + "which workers cannot make (expected: workload(name, params), a payload or generated bodies)");
             }
-            if (tls != null || noise != null || quic != null) {
+            if (quic != null) {
+                throw new IllegalArgumentException("tls: a QuicSslContext cannot be sent to workers (expected: "
+                        + "tls(TlsSettings) naming whom to trust, its ca or insecure; QUIC always runs TLS)");
+            }
+            if (tls != null || noise != null) {
                 throw new IllegalArgumentException("tls: a " + (noise != null ? "Noise" : "TLS") + " configuration "
                         + "object cannot be sent to workers (expected: tls(TlsSettings), or LoadTest.of a scenario "
                         + "with its tls or noise settings)");

@@ -135,15 +135,16 @@ public final class ScenarioFiles {
     /** The file's text: at most {@link #MAX_FILE_BYTES}, UTF-8. */
     private static String text(Path file) {
         String name = file.toString();
-        try {
-            long size = Files.size(file);
-            if (size > MAX_FILE_BYTES) {
-                throw new ScenarioFileException(name, null, "", size + " bytes (expected: at most " + MAX_FILE_BYTES
-                        + ", a scenario is a page of settings)");
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            // Read up to one byte past the bound, whatever size the file claims: /dev/zero and a FIFO claim none.
+            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES) {
+                throw new ScenarioFileException(name, null, "", "over " + MAX_FILE_BYTES + " bytes (expected: at most "
+                        + MAX_FILE_BYTES + ", a scenario is a page of settings)");
             }
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw new ScenarioFileException(name, null, "", "not text (expected: YAML or JSON in UTF-8)");
         } catch (IOException e) {

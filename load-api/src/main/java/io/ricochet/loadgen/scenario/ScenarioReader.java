@@ -114,6 +114,11 @@ final class ScenarioReader {
         for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             String key = path.isEmpty() ? name : path + "." + name;
+            if (name.contains(".")) {
+                // tls.enabled is the key's name in messages; in a file it is written tls: {enabled: ...}.
+                throw problem(key, "unknown key (expected: " + name.substring(0, name.indexOf('.')) + ": a mapping "
+                        + "holding " + name.substring(name.indexOf('.') + 1) + ")");
+            }
             if (!ScenarioKeys.known(key)) {
                 String near = ScenarioKeys.closest(key);
                 throw problem(key, "unknown key" + (near == null ? " (see docs/load-generator.md, \"Scenarios\")"
@@ -161,7 +166,7 @@ final class ScenarioReader {
         given(r, "thresholds", n -> b.thresholds(items(n).stream()
                 .map(item -> convert("thresholds", item, Threshold::parse)).toList()));
         given(r, "max_error_rate", n -> b.maxErrorRate(convert("max_error_rate", n, Values::fraction)));
-        given(r, "report", n -> b.report(Path.of(text("report", n))));
+        given(r, "report", n -> b.report(convert("report", n, Path::of)));
         given(r, "json", n -> b.json(bool("json", n)));
         given(r, "scrape", n -> b.scrape(items(n).stream().map(item -> convert("scrape", item, Values::metricsUrl))
                 .toList()));
@@ -180,7 +185,7 @@ final class ScenarioReader {
                 optionalText(w, k + "payload", d.payload()),
                 optionalText(w, k + "expect", d.expect()),
                 w.has("size") ? size(k + "size", w.get("size")) : d.size(),
-                w.has("proto") ? Path.of(text(k + "proto", w.get("proto"))) : d.proto(),
+                w.has("proto") ? convert(k + "proto", w.get("proto"), Path::of) : d.proto(),
                 optionalText(w, k + "method", d.method()),
                 optionalText(w, k + "request_type", d.requestType()),
                 optionalText(w, k + "response_type", d.responseType()),
@@ -191,10 +196,10 @@ final class ScenarioReader {
     private TlsSettings tls(JsonNode t, TlsSettings d) {
         return new TlsSettings(
                 t.has("enabled") ? bool("tls.enabled", t.get("enabled")) : d.enabled(),
-                t.has("ca") ? Path.of(text("tls.ca", t.get("ca"))) : d.ca(),
+                t.has("ca") ? convert("tls.ca", t.get("ca"), Path::of) : d.ca(),
                 t.has("insecure") ? bool("tls.insecure", t.get("insecure")) : d.insecure(),
-                t.has("client_cert") ? Path.of(text("tls.client_cert", t.get("client_cert"))) : d.clientCert(),
-                t.has("client_key") ? Path.of(text("tls.client_key", t.get("client_key"))) : d.clientKey(),
+                t.has("client_cert") ? convert("tls.client_cert", t.get("client_cert"), Path::of) : d.clientCert(),
+                t.has("client_key") ? convert("tls.client_key", t.get("client_key"), Path::of) : d.clientKey(),
                 optionalText(t, "tls.provider", d.provider()),
                 t.has("resume") ? bool("tls.resume", t.get("resume")) : d.resume(),
                 t.has("early_data") ? bool("tls.early_data", t.get("early_data")) : d.earlyData());
@@ -252,7 +257,7 @@ final class ScenarioReader {
         if (!n.isValueNode() || n.isNull()) {
             throw problem(key, "a " + LocatedTree.kind(n) + " (expected: a value)");
         }
-        return n.isNumber() ? n.decimalValue().toPlainString() : n.asText();
+        return n.isNumber() ? tree.numberText(n) : n.asText();
     }
 
     /** A list of values, or one value (a list of one; a comma-separated one where the flag takes that too). */
@@ -346,11 +351,24 @@ final class ScenarioReader {
                 }
             });
         }
-        return n.doubleValue();
+        double v = n.doubleValue();
+        if (!Double.isFinite(v)) {
+            throw problem(key, text(key, n) + " (expected: a finite number)");
+        }
+        return v;
     }
 
     private Duration duration(String key, JsonNode n) {
-        return convert(key, n, Durations::parse);
+        return convert(key, n, t -> {
+            Duration d = Durations.parse(t);
+            try {
+                // The engine counts in nanoseconds: a duration past 292 years does not fit one.
+                d.toNanos();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(key + ": " + t + " (expected: under 292 years)");
+            }
+            return d;
+        });
     }
 
     private SizeRange size(String key, JsonNode n) {

@@ -53,7 +53,8 @@ public final class Sharding {
             b.requests(split(whole.requests(), weights, "requests")[index]);
         }
         if (whole.warmupRequests() > 0) {
-            b.warmupRequests(split(whole.warmupRequests(), weights, "warmup_requests")[index]);
+            // A worker may warm up with none: a warmup of 0 is valid, unlike a shard of no requests.
+            b.warmupRequests(parts(whole.warmupRequests(), weights)[index]);
         }
         return b.build();
     }
@@ -95,6 +96,18 @@ public final class Sharding {
      * share rounded down, then one more to the largest remainders. A part of 0 is refused, naming {@code key}.
      */
     public static long[] split(long total, double[] weights, String key) {
+        long[] parts = parts(total, weights);
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i] == 0) {
+                throw new ScenarioException(key, Key.bare(key), ": " + total + " over " + weights.length
+                        + " workers leaves worker " + i + " none (expected: at least one each)");
+            }
+        }
+        return parts;
+    }
+
+    /** {@code total} in parts proportional to {@code weights}, summing exactly to it; a part may be 0. */
+    static long[] parts(long total, double[] weights) {
         double sum = 0;
         for (double w : weights) {
             sum += w;
@@ -117,12 +130,6 @@ public final class Sharding {
             }
             parts[best]++;
             remainders[best] = -1;
-        }
-        for (int i = 0; i < parts.length; i++) {
-            if (parts[i] == 0) {
-                throw new ScenarioException(key, Key.bare(key), ": " + total + " over " + weights.length
-                        + " workers leaves worker " + i + " none (expected: at least one each)");
-            }
         }
         return parts;
     }

@@ -98,11 +98,20 @@ public final class Values {
                         throw new IllegalArgumentException("source-addresses: " + p
                                 + " (expected: an ascending IPv4 range of at most 65536 addresses)");
                     }
+                    if (out.size() + (to - from + 1) > MAX_ADDRESS_RANGE) {
+                        // Bounded in all, not only per range: many ranges would otherwise add up to billions.
+                        throw new IllegalArgumentException("source-addresses: " + value.length() + " characters of "
+                                + "addresses (expected: at most 65536 addresses in all)");
+                    }
                     for (long a = from; a <= to; a++) {
                         out.add(InetAddress.getByAddress(new byte[] {
                             (byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8), (byte) a}));
                     }
                 } else {
+                    if (out.size() >= MAX_ADDRESS_RANGE) {
+                        throw new IllegalArgumentException("source-addresses: " + value.length() + " characters of "
+                                + "addresses (expected: at most 65536 addresses in all)");
+                    }
                     out.add(InetAddress.getByName(p));
                 }
             }

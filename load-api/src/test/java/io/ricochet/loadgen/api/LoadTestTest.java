@@ -275,6 +275,18 @@ class LoadTestTest {
         assertTrue(e.getMessage().contains("workload(name, params)"), e.getMessage());
     }
 
+    /** A security object and the other security's settings would each be half obeyed: refused instead. */
+    @Test
+    void aNoiseObjectWithTlsSettingsIsRefused() {
+        io.ricochet.noise.ClientNoiseConfig noise = io.ricochet.noise.ClientNoiseConfig.builder(
+                io.ricochet.noise.NoiseKeyPair.parsePublicKey(io.ricochet.noise.NoiseKeyPair.generate()
+                        .publicKeyBase64())).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadTest.tcp(echo.tcpAddress())
+                .tls(new io.ricochet.loadgen.scenario.TlsSettings(true, null, true, null, null, "auto", false, false))
+                .noise(noise).run());
+        assertEquals("noise: a Noise configuration with TLS (expected: one or the other)", e.getMessage());
+    }
+
     /** With no workload given, the generated bodies are checked as the reference echo server answers them. */
     @Test
     void theDefaultWorkloadIsTheReferenceEcho() throws Exception {

@@ -128,6 +128,10 @@ class ScenarioFilesTest {
         "'connections: 5'|s.yaml: command: missing (expected: one of echo, rr, crr, massive, rpc, register, sweep, ramp, udp-stream)",
         "'just words'|s.yaml:1:1: a string (expected: a mapping of keys, as YAML or JSON)",
         "'command: echo\ncommand: rr'|s.yaml:2:1: command: given twice (expected: once)",
+        // Hostile values, bounded before they are expanded or used.
+        "'command: echo\nconnections: 1e999999999'|s.yaml:2:14: connections: 1e999999999 (expected: a number of at most 64 characters, its exponent within 100)",
+        "'command: echo\nduration: P200000D'|s.yaml:2:1: duration: P200000D (expected: under 292 years)",
+        "'command: echo\ntls.enabled: true'|s.yaml:2:1: tls.enabled: unknown key (expected: tls: a mapping holding enabled)",
     })
     void aBadFileIsOneLineNamingTheKeyWhereItIs(String text, String message) {
         String name = text.startsWith("{") ? "s.json" : "s.yaml";
@@ -163,6 +167,38 @@ class ScenarioFilesTest {
         Path missing = dir.resolve("missing.yaml");
         assertTrue(assertThrows(ScenarioFileException.class, () -> ScenarioFiles.read(missing, null)).getMessage()
                 .startsWith(missing + ": cannot be read (NoSuchFileException"));
+    }
+
+    /** A device or a FIFO claims no size: the bound is what is read, not what the file says. */
+    @Test
+    void aFileWithNoEndIsReadOnlyUpToTheBound() {
+        Path zero = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "no /dev/zero here");
+        assertEquals("/dev/zero: over 1048576 bytes (expected: at most 1048576, a scenario is a page of settings)",
+                assertThrows(ScenarioFileException.class, () -> ScenarioFiles.read(zero, null)).getMessage());
+    }
+
+    @Test
+    void aPathThatCannotBeOneIsNamedAtItsKey() {
+        ScenarioFileException e = assertThrows(ScenarioFileException.class, () -> ScenarioFiles.read("s.json",
+                "{\"command\": \"echo\", \"report\": \"a\\u0000b\"}", null));
+        assertTrue(e.getMessage().startsWith("s.json:1:21: report: "), e.getMessage());
+    }
+
+    /** Strings that YAML would read as numbers are quoted when written, so they read back as the same strings. */
+    @Test
+    void stringsThatLookLikeNumbersStayStrings() {
+        Scenario s = Scenario.builder(Command.ECHO).target(Targets.parse("127.0.0.1:7000"))
+                .workload(WorkloadSettings.named("kv", Map.of("a", "0x10", "b", "1_000", "c", "1e3", "d", "010")))
+                .build();
+        assertEquals(s, ScenarioFiles.read("s.yaml", ScenarioFiles.yaml(s), null), ScenarioFiles.yaml(s));
+    }
+
+    @Test
+    void sourceAddressesAreBoundedInAll() {
+        String many = String.join(",", java.util.Collections.nCopies(3, "10.0.0.0-10.0.255.255"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Values.sourceAddresses(many));
+        assertTrue(e.getMessage().endsWith("(expected: at most 65536 addresses in all)"), e.getMessage());
     }
 
     @Test

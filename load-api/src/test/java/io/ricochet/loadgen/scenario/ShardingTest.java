@@ -63,6 +63,16 @@ class ShardingTest {
         assertEquals(List.of(3, 2), shards.stream().map(Scenario::connections).toList());
     }
 
+    /** A warmup of 0 is valid, so a small one leaves some workers none rather than refusing the run. */
+    @Test
+    void aSmallRpcWarmupLeavesSomeWorkersNone() {
+        Scenario whole = Scenario.builder(Command.RPC).target(Targets.parse("127.0.0.1:7100")).connections(4)
+                .requests(1000).warmupRequests(2).build();
+        List<Scenario> shards = shards(whole, new double[] {1, 1, 1, 1});
+        assertEquals(2, shards.stream().mapToLong(Scenario::warmupRequests).sum());
+        assertEquals(List.of(1L, 1L, 0L, 0L), shards.stream().map(Scenario::warmupRequests).toList());
+    }
+
     @Test
     void rrKeepsItsOneConnectionOnEachWorker() {
         Scenario whole = Scenario.builder(Command.RR).target(TARGET).build();

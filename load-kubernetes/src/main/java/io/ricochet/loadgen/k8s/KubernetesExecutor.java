@@ -257,23 +257,25 @@ public final class KubernetesExecutor implements WorkerExecutor {
         if (informer != null) {
             informer.close();
         }
-        if (!settings.keep() && jobCreated) {
-            var job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName());
-            job.withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
-            try {
-                job.waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
-            } catch (KubernetesClientException e) {
-                // Deletion continues in the cluster; the run's result does not depend on it.
-            }
-        }
         try {
-            // The run is over: its secret admits nobody any more, kept Job or not.
-            client.secrets().inNamespace(namespace).withName(JobFactory.secretName(settings)).delete();
+            if (!settings.keep() && jobCreated) {
+                var job = client.batch().v1().jobs().inNamespace(namespace).withName(settings.jobName());
+                job.withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+                job.waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
+            }
         } catch (KubernetesClientException e) {
-            // Gone already, or not ours to delete: the next run makes a new one.
-        }
-        if (ownsClient) {
-            client.close();
+            // Deletion continues in the cluster, or the Job's ttlSecondsAfterFinished ends it; the result stands.
+        } finally {
+            try {
+                // The run is over: its secret admits nobody any more, kept Job or not.
+                client.secrets().inNamespace(namespace).withName(JobFactory.secretName(settings)).delete();
+            } catch (KubernetesClientException e) {
+                // Gone already, or not ours to delete: the next run makes a new one.
+            } finally {
+                if (ownsClient) {
+                    client.close();
+                }
+            }
         }
     }
 }
