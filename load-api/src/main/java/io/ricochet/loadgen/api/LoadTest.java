@@ -208,7 +208,13 @@ public final class LoadTest {
 
         /** The scenario these settings make, validated: what {@code --print-scenario} would print of it. */
         public Scenario scenario() {
-            return scenario.build();
+            Scenario s = scenario.build();
+            java.util.List<String> ignored = io.ricochet.loadgen.scenario.ScenarioFiles.ignoredSettings(s);
+            if (!ignored.isEmpty()) {
+                throw new IllegalArgumentException(String.join(", ", ignored) + " (expected: none; "
+                        + s.command().label() + " does not take " + (ignored.size() == 1 ? "it" : "them") + ")");
+            }
+            return s;
         }
 
         /**

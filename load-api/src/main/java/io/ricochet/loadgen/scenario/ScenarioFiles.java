@@ -12,6 +12,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Scenario files: a {@link Scenario} read from YAML or JSON, and written as YAML (what {@code --print-scenario} prints)
@@ -48,6 +49,15 @@ public final class ScenarioFiles {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ScenarioFiles() {
+    }
+
+    /**
+     * The settings of {@code s} that its command does not take but that differ from that command's defaults, each as
+     * {@code key: value}; empty for a scenario from flags or a file, which cannot hold one. A builder can: a rate set
+     * on a scenario that is then made crr's.
+     */
+    public static List<String> ignoredSettings(Scenario s) {
+        return ScenarioWriter.ignored(s, Scenario.builder(s.command()).build());
     }
 
     /**

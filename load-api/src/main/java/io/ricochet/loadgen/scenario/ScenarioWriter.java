@@ -21,14 +21,34 @@ final class ScenarioWriter {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final Scenario s;
+    /** Whether to write the keys the command does not take too: to find settings it would ignore. */
+    private final boolean everyKey;
     private final ObjectNode root = NODES.objectNode();
 
-    private ScenarioWriter(Scenario s) {
+    private ScenarioWriter(Scenario s, boolean everyKey) {
         this.s = s;
+        this.everyKey = everyKey;
     }
 
     static ObjectNode tree(Scenario s) {
-        return new ScenarioWriter(s).write();
+        return new ScenarioWriter(s, false).write();
+    }
+
+    /**
+     * The keys {@code s}'s command does not take that hold something other than {@code defaults} holds, each as
+     * {@code key: value}: settings a builder made that the run would ignore (a rate given to crr, say).
+     */
+    static java.util.List<String> ignored(Scenario s, Scenario defaults) {
+        ObjectNode given = new ScenarioWriter(s, true).write();
+        ObjectNode usual = new ScenarioWriter(defaults, true).write();
+        java.util.List<String> out = new java.util.ArrayList<>();
+        given.fields().forEachRemaining(e -> {
+            if (!ScenarioKeys.SECTIONS.contains(e.getKey()) && !ScenarioKeys.appliesTo(e.getKey(), s.command())
+                    && !e.getValue().equals(usual.get(e.getKey()))) {
+                out.add(e.getKey() + ": " + e.getValue().asText());
+            }
+        });
+        return out;
     }
 
     private ObjectNode write() {
@@ -153,7 +173,7 @@ final class ScenarioWriter {
 
     /** {@code value} at {@code key} if the command takes the key and there is a value; as its flag writes it. */
     private void put(String key, Object value) {
-        if (value == null || !ScenarioKeys.appliesTo(key, s.command())) {
+        if (value == null || !everyKey && !ScenarioKeys.appliesTo(key, s.command())) {
             return;
         }
         ObjectNode into = key.contains(".") ? section(key.substring(0, key.indexOf('.'))) : root;

@@ -275,6 +275,14 @@ class LoadTestTest {
         assertTrue(e.getMessage().contains("workload(name, params)"), e.getMessage());
     }
 
+    /** A setting the command would ignore is refused, not sent to a run that would run without it. */
+    @Test
+    void aSettingTheCommandDoesNotTakeIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadTest.tcp(
+                echo.tcpAddress()).connectionPerRequest().rate(1000).pipeline(4).scenario());
+        assertEquals("pipeline: 4, rate: 1000 (expected: none; crr does not take them)", e.getMessage());
+    }
+
     /** A security object and the other security's settings would each be half obeyed: refused instead. */
     @Test
     void aNoiseObjectWithTlsSettingsIsRefused() {
