@@ -79,11 +79,20 @@ class KvServiceWorkersIT {
                 """.formatted(server.tcpAddress().getHostString() + ":" + server.tcpAddress().getPort()));
         Scenario scenario = ScenarioFiles.read(file, null);
         LoadResult alone = LoadTest.of(scenario).run();
+        java.util.Set<Path> logsBefore = workerLogDirs();
         LoadResult twoWorkers = LoadTest.of(scenario).workers(LocalWorkers.of(2)).run();
+        assertEquals(logsBefore, workerLogDirs(), "a clean run without a report leaves no worker logs behind");
         alone.assertThresholds();
         twoWorkers.assertThresholds();
         assertEquals(2_000, alone.ok(), alone.toString());
         assertEquals(2_000, twoWorkers.ok(), twoWorkers.toString());
+    }
+
+    private static java.util.Set<Path> workerLogDirs() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("ricochet-workers"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
     }
 
     /** A workload no worker can make is refused here, before any worker starts, naming the key. */

@@ -13,6 +13,7 @@ import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.loadgen.workload.Workload;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +81,11 @@ final class LoadRunner {
                 workers.bindHost(), workers.port(), workers.advertiseHost(), s.interval(), workers.startTimeout(),
                 s.interval().multipliedBy(5).plusSeconds(10), s.command().rpc() ? Duration.ZERO : s.effectiveWarmup(),
                 s.scrape(), s.report(), out, config, RunSecret.generate(), interval -> { });
-        Path logs = s.report() != null ? s.report().resolve("workers") : null;
+        // Local workers' logs go beside the report, or to a directory of their own that a clean run removes.
+        Path logs = s.report() != null ? s.report().resolve("workers")
+                : workers.local() ? Files.createTempDirectory("ricochet-workers") : null;
+        boolean ownLogs = s.report() == null && logs != null;
+        boolean clean = false;
         try (Controller controller = new Controller(settings); WorkerExecutor executor = workers.executor(logs)) {
             DistributedSummary summary;
             try {
@@ -99,7 +104,27 @@ final class LoadRunner {
             }
             List<String> rows = summary.workerRows().stream().map(w -> "worker " + w.index() + ": " + w.state() + " "
                     + w.host() + ", " + w.ok() + " ok, " + w.errors() + " errors").toList();
+            if (ownLogs && !failed.isEmpty()) {
+                failed.add("the workers' logs are in " + logs);
+            }
+            clean = failed.isEmpty();
             return LoadResult.of(summary.merged(), s.thresholds(), s.report(), rows, failed);
+        } finally {
+            // After the executor's close, which waits for the workers: a failed run keeps its logs to read.
+            if (ownLogs && clean) {
+                remove(logs);
+            }
+        }
+    }
+
+    /** Removes {@code dir} and its logs: the workers' processes have ended, and the run went as it should. */
+    private static void remove(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            // Logs left in the temp directory: nothing measured depends on them.
         }
     }
 
