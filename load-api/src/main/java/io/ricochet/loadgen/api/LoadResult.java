@@ -5,6 +5,7 @@ import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.threshold.Margin;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.report.threshold.Thresholds;
 import java.nio.file.Path;
@@ -175,6 +176,57 @@ public final class LoadResult {
         throw new AssertionError(broken + " [" + requests + " requests, " + ok + " ok, " + bad + " bad, " + errors
                 + " errors" + (firstBad == null ? "" : "; first bad: " + firstBad)
                 + (firstError == null ? "" : "; first error: " + firstError) + "]");
+    }
+
+    /**
+     * This run against {@code baseline}, one verdict per margin in {@code compare --fail-if}'s syntax: {@code p99>+10%}
+     * breaks when this run's p99 is more than 10% above the baseline's, {@code qps<-5%} when its QPS is more than 5%
+     * below. A malformed margin is an {@link IllegalArgumentException}.
+     *
+     * <pre>{@code
+     * LoadResult before = LoadTest.tcp(old).workload("kv-text", Map.of()).requests(50_000).run();
+     * LoadResult after = LoadTest.tcp(now).workload("kv-text", Map.of()).requests(50_000).run();
+     * after.assertNoWorseThan(before, "p99>+10%", "qps<-5%");
+     * }</pre>
+     */
+    public List<Margin.Result> compareTo(LoadResult baseline, String... failIf) {
+        return compare(parse(baseline.summaryJson()), failIf);
+    }
+
+    /** This run against the run whose report directory is {@code baselineReport} (its summary.json), as above. */
+    public List<Margin.Result> compareTo(Path baselineReport, String... failIf) {
+        try {
+            return compare(ReportWriter.JSON.readTree(baselineReport.resolve("summary.json").toFile()), failIf);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("baseline: " + baselineReport + " (expected a report directory with "
+                    + "a summary.json: " + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * Throws an {@link AssertionError} listing every broken margin against {@code baseline}, as {@code compare
+     * --fail-if} exits 99; returns this when all held.
+     */
+    public LoadResult assertNoWorseThan(LoadResult baseline, String... failIf) {
+        String broken = compareTo(baseline, failIf).stream().filter(r -> !r.passed()).map(Margin.Result::line)
+                .collect(Collectors.joining("; "));
+        if (!broken.isEmpty()) {
+            throw new AssertionError(broken);
+        }
+        return this;
+    }
+
+    private List<Margin.Result> compare(com.fasterxml.jackson.databind.JsonNode baseline, String... failIf) {
+        com.fasterxml.jackson.databind.JsonNode run = parse(summaryJson());
+        return java.util.Arrays.stream(failIf).map(Margin::parse).map(m -> m.check(baseline, run)).toList();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode parse(String json) {
+        try {
+            return ReportWriter.JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("summary: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** The run's summary as JSON, as summary.json holds it but for its {@code run} stamp (what and where it ran). */

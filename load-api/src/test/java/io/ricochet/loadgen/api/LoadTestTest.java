@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The programmatic API against real servers on loopback: a workload written here, stateful, run for a second; its
@@ -273,6 +274,18 @@ class LoadTestTest {
                 () -> LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).workers(LocalWorkers.of(2)).run());
         assertTrue(e.getMessage().startsWith("workload: "), e.getMessage());
         assertTrue(e.getMessage().contains("workload(name, params)"), e.getMessage());
+    }
+
+    /** A baseline gate from JUnit: margins against an earlier run, in compare --fail-if's syntax. */
+    @Test
+    void aRunIsGatedOnABaseline(@TempDir java.nio.file.Path report) throws Exception {
+        LoadResult before = LoadTest.tcp(echo.tcpAddress()).connections(2).requests(400).report(report).run();
+        LoadResult after = LoadTest.tcp(echo.tcpAddress()).connections(2).requests(400).run();
+        after.assertNoWorseThan(before, "requests<-1%", "errors>+0%");
+        AssertionError e = assertThrows(AssertionError.class, () -> after.assertNoWorseThan(before, "ok>-100%"));
+        assertEquals("fail-if ok>-100%: broken (ok 400 -> 400, +0.0%)", e.getMessage());
+        assertTrue(after.compareTo(report, "requests<-1%").get(0).passed(), "against the report's summary.json");
+        assertThrows(IllegalArgumentException.class, () -> after.compareTo(before, "p99>10%"));
     }
 
     /** A setting the command would ignore is refused, not sent to a run that would run without it. */

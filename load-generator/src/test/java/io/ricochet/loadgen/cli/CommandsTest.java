@@ -278,6 +278,34 @@ class CommandsTest {
         assertTrue(Files.readString(dir.resolve("c.html")).contains("runs differ in Ricochet"), "the page says it too");
     }
 
+    /** A baseline gate: each margin's verdict per run after the first, and 99 when one breaks. */
+    @Test
+    void compareFailIfGatesOnTheBaseline(@TempDir Path dir) throws Exception {
+        Path base = Files.createDirectories(dir.resolve("base"));
+        Path run = Files.createDirectories(dir.resolve("run"));
+        Files.writeString(base.resolve("summary.json"), "{\"qps\": 1000, \"latency_us\": {\"p99\": 1200}}");
+        Files.writeString(run.resolve("summary.json"), "{\"qps\": 960, \"latency_us\": {\"p99\": 1500}}");
+        String page = dir.resolve("c.html").toString();
+        Cli.Result slower = Cli.run("compare", base.toString(), run.toString(), "--out", page, "--fail-if", "p99>+10%",
+                "--fail-if", "qps<-5%");
+        assertEquals(99, slower.exit(), slower.err());
+        assertTrue(slower.out().contains(run + ": fail-if p99>+10%: broken (p99 1200 -> 1500, +25.0%)"), slower.out());
+        assertTrue(slower.out().contains(run + ": fail-if qps<-5%: passed (qps 1000 -> 960, -4.0%)"), slower.out());
+        Cli.Result within = Cli.run("compare", base.toString(), run.toString(), "--out", page, "--fail-if", "p99>+30%");
+        assertEquals(0, within.exit(), within.err());
+        Cli.Result unmeasured = Cli.run("compare", base.toString(), run.toString(), "--out", page, "--fail-if",
+                "loss>+1%");
+        assertEquals(99, unmeasured.exit(), unmeasured.out());
+        assertTrue(unmeasured.out().contains("fail-if loss>+1%: broken (not measured by the baseline)"), unmeasured.out());
+        Cli.Result bad = Cli.run("compare", base.toString(), run.toString(), "--out", page, "--fail-if", "p98>+10%");
+        assertEquals(ExitCodes.USAGE, bad.exit());
+        assertTrue(bad.err().contains("invalid option value: --fail-if: 'p98>+10%': unknown metric p98"), bad.err());
+        assertEquals(1, bad.err().strip().lines().count(), bad.err());
+        Cli.Result unsigned = Cli.run("compare", base.toString(), run.toString(), "--out", page, "--fail-if", "p99>10%");
+        assertEquals(ExitCodes.USAGE, unsigned.exit());
+        assertTrue(unsigned.err().contains("(expected METRIC>+N% or METRIC<-N%"), unsigned.err());
+    }
+
     /** As k6: a broken threshold exits 99, and the summary (table or JSON, and summary.json) says which. */
     @Test
     void aBrokenThresholdExits99AndTheSummarySaysWhich(@TempDir Path dir) throws Exception {

@@ -113,6 +113,21 @@ public record Threshold(String expression, String metric, Op op, double value) {
     }
 
     private Double actual(JsonNode run) {
+        return figure(metric, run);
+    }
+
+    /** Whether {@code metric} is one a threshold (or a margin) can name. */
+    static boolean known(String metric) {
+        return METRICS.containsKey(metric);
+    }
+
+    /** The metric names, sorted, for messages. */
+    static String metricNames() {
+        return String.join(", ", METRICS.keySet().stream().sorted().toList());
+    }
+
+    /** {@code metric}'s figure in {@code run} (a summary, not its wrapper), or null when the command does not measure it. */
+    static Double figure(String metric, JsonNode run) {
         if (metric.equals("error_rate")) {
             Double errors = number(run.path("errors"));
             Double requests = number(run.path("requests"));
