@@ -57,11 +57,14 @@ public final class ValueConverters {
         }
     }
 
-    /** A converter that is one parse function: its {@link IllegalArgumentException} becomes picocli's one line. */
-    private abstract static class Parsing<T> implements ITypeConverter<T> {
+    /**
+     * A converter that is one parse function: its {@link IllegalArgumentException} becomes picocli's one line.
+     * {@code class RateConverter extends Parsing<Double> { RateConverter() { super(Values::rate); } }}
+     */
+    public abstract static class Parsing<T> implements ITypeConverter<T> {
         private final Function<String, T> parse;
 
-        Parsing(Function<String, T> parse) {
+        protected Parsing(Function<String, T> parse) {
             this.parse = parse;
         }
 

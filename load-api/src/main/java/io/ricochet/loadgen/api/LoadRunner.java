@@ -15,7 +15,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,16 +58,7 @@ final class LoadRunner {
                     + "(expected: echo, rr, crr, massive, rpc or register)");
         }
         ScenarioWorkloads.of(s);
-        double[] weights = workers.weights();
-        List<Scenario> shards = new ArrayList<>();
-        for (int i = 0; i < weights.length; i++) {
-            Scenario shard = s.shard(i, weights);
-            if (workers.local() && s.report() != null) {
-                // Local workers keep their own full reports beside the merged one, as the controller command's do.
-                shard = shard.toBuilder().report(s.report().resolve("workers").resolve(Integer.toString(i))).build();
-            }
-            shards.add(shard);
-        }
+        List<Scenario> shards = ControllerSettings.shards(s, workers.weights(), workers.local());
         PrintStream out = progress != null ? progress : new PrintStream(OutputStream.nullOutputStream());
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("command", s.command().label());
@@ -79,7 +69,7 @@ final class LoadRunner {
         }
         ControllerSettings settings = new ControllerSettings(s.command().label(), s.target().toString(), shards,
                 workers.bindHost(), workers.port(), workers.advertiseHost(), s.interval(), workers.startTimeout(),
-                s.interval().multipliedBy(5).plusSeconds(10), s.command().rpc() ? Duration.ZERO : s.effectiveWarmup(),
+                ControllerSettings.stallTimeout(s), ControllerSettings.warmup(s),
                 s.scrape(), s.report(), out, config, RunSecret.generate(), interval -> { });
         // Local workers' logs go beside the report, or to a directory of their own that a clean run removes.
         Path logs = s.report() != null ? s.report().resolve("workers")

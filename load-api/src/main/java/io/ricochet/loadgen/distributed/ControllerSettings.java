@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -38,5 +39,32 @@ public record ControllerSettings(String command, String target, List<Scenario> s
 
     public int workers() {
         return shards.size();
+    }
+
+    /**
+     * Each worker's shard of {@code whole} over {@code weights}; with {@code localReports}, each keeps its own full
+     * report in the report directory's {@code workers/INDEX}, beside the merged one: raw data for any check.
+     */
+    public static List<Scenario> shards(Scenario whole, double[] weights, boolean localReports) {
+        List<Scenario> shards = new ArrayList<>();
+        for (int i = 0; i < weights.length; i++) {
+            Scenario shard = whole.shard(i, weights);
+            if (localReports && whole.report() != null) {
+                shard = shard.toBuilder().report(whole.report().resolve("workers").resolve(Integer.toString(i)))
+                        .build();
+            }
+            shards.add(shard);
+        }
+        return shards;
+    }
+
+    /** How long a worker of {@code s} may stay silent before it has stopped reporting: 5 intervals and 10 s. */
+    public static Duration stallTimeout(Scenario s) {
+        return s.interval().multipliedBy(5).plusSeconds(10);
+    }
+
+    /** How long {@code s} warms up before its first interval: a framed command's time; none for RPC's calls. */
+    public static Duration warmup(Scenario s) {
+        return s.command().rpc() ? Duration.ZERO : s.effectiveWarmup();
     }
 }

@@ -280,34 +280,14 @@ class ControllerCommand implements Callable<Integer> {
             Scenario resolved = target.scenario();
             String where = resolved.target().toString();
             List<URI> scrape = scrapeUrls(target.scrape(), err);
-            List<Scenario> shards = shards(resolved, shares, onKubernetes);
-            Duration stall = stallTimeout != null ? stallTimeout : s.interval().multipliedBy(5).plusSeconds(10);
+            List<Scenario> shards = ControllerSettings.shards(resolved, shares, !onKubernetes);
+            Duration stall = stallTimeout != null ? stallTimeout : ControllerSettings.stallTimeout(s);
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
             ControllerSettings settings = new ControllerSettings(s.command().label(), where, shards, bindHost, port,
-                    advertised(onKubernetes), s.interval(), startTimeout, stall, warmupTime(s), scrape, s.report(), err,
-                    runConfig(s, where), RunSecret.generate(), alone.intervals());
+                    advertised(onKubernetes), s.interval(), startTimeout, stall, ControllerSettings.warmup(s), scrape,
+                    s.report(), err, runConfig(s, where), RunSecret.generate(), alone.intervals());
             return runWorkers(settings, s, alone, err);
         }
-    }
-
-    /** How long the scenario warms up before its first interval: a framed command's time; none for RPC's calls. */
-    private static Duration warmupTime(Scenario s) {
-        return s.command().rpc() ? Duration.ZERO : s.effectiveWarmup();
-    }
-
-    /** Each worker's scenario and, locally, where its own report goes. */
-    private static List<Scenario> shards(Scenario resolved, double[] shares, boolean onKubernetes) {
-        List<Scenario> shards = new ArrayList<>();
-        for (int i = 0; i < shares.length; i++) {
-            Scenario shard = resolved.shard(i, shares);
-            if (!onKubernetes && resolved.report() != null) {
-                // Local workers keep their own full reports beside the merged one: raw data for any check.
-                shard = shard.toBuilder().report(resolved.report().resolve("workers").resolve(Integer.toString(i)))
-                        .build();
-            }
-            shards.add(shard);
-        }
-        return shards;
     }
 
     /** The merged report's config.json. */

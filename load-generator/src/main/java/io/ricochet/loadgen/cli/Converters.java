@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.cli;
 
+import io.ricochet.commandline.ValueConverters.Parsing;
 import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.scenario.SizeRange;
@@ -8,9 +9,6 @@ import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.function.Function;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * picocli converters for the load generator's own option values, each the parser a scenario file's value goes through
@@ -85,24 +83,6 @@ final class Converters {
     static final class SourceAddressesConverter extends Parsing<List<InetAddress>> {
         SourceAddressesConverter() {
             super(Values::sourceAddresses);
-        }
-    }
-
-    /** A converter that is one parse function: its {@link IllegalArgumentException} becomes picocli's one line. */
-    private abstract static class Parsing<T> implements ITypeConverter<T> {
-        private final Function<String, T> parse;
-
-        Parsing(Function<String, T> parse) {
-            this.parse = parse;
-        }
-
-        @Override
-        public final T convert(String value) {
-            try {
-                return parse.apply(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
         }
     }
 }
