@@ -5,6 +5,7 @@ import io.ricochet.loadgen.report.LatencySummary;
 import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.Summary;
+import io.ricochet.loadgen.report.threshold.LiveThresholds;
 import io.ricochet.loadgen.report.threshold.Margin;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.report.threshold.Thresholds;
@@ -47,11 +48,12 @@ public final class LoadResult {
 
     /**
      * One threshold's verdict: its expression, whether it held, the figure it was held against (null when the run does
-     * not measure it), and the line {@code --threshold} prints: {@code threshold p99<2ms: broken (p99 = 3200)}.
+     * not measure it; a windowed threshold's worst window), when it was first seen broken during the run (seconds of
+     * measurement, or null), and the line {@code --threshold} prints: {@code threshold p99<2ms: broken (p99 = 3200)}.
      */
-    public record Verdict(String expression, boolean passed, Double actual, String line) {
+    public record Verdict(String expression, boolean passed, Double actual, Double firstBrokenS, String line) {
         static Verdict of(Threshold.Result r) {
-            return new Verdict(r.expression(), r.passed(), r.actual(), r.line());
+            return new Verdict(r.expression(), r.passed(), r.actual(), r.firstBrokenS(), r.line());
         }
     }
 
@@ -74,11 +76,17 @@ public final class LoadResult {
         this.problems = List.copyOf(problems);
     }
 
-    static LoadResult of(Object summary, List<Threshold> thresholds, Path report, List<String> workers,
-            List<String> problems) {
-        List<Threshold.Result> results = Thresholds.check(thresholds, summary);
+    /** The result of a run: its thresholds judged on {@code summary} and, during the run, by {@code live}. */
+    static LoadResult of(Object summary, List<Threshold> thresholds, LiveThresholds live, Path report,
+            List<String> workers, List<String> given) {
+        List<Threshold.Result> results = live.complete(Thresholds.check(thresholds, summary));
         if (report != null) {
-            Thresholds.annotate(report, results);
+            Thresholds.annotate(report, results, live.abortReason());
+        }
+        List<String> problems = given;
+        if (live.abortReason() != null) {
+            problems = new java.util.ArrayList<>(given);
+            problems.add("aborted: " + live.abortReason());
         }
         if (summary instanceof RpcSummary r) {
             // An RPC run's requests that ended: those answered and those that failed.
@@ -151,8 +159,9 @@ public final class LoadResult {
     }
 
     /**
-     * What went wrong with the workers of a run over {@link Workers}: one that failed, was lost or stopped reporting,
-     * or input the controller refused. Empty when every worker ran its shard to the end, and for a run in this JVM.
+     * What went wrong with the run: a threshold's abort ({@code aborted: threshold p99[5s]<5ms;abort broken at 12.0 s
+     * (p99 = 6100)}); over {@link Workers}, a worker that failed, was lost or stopped reporting, or input the controller
+     * refused. Empty when the run went to its end and every worker ran its shard.
      */
     public List<String> problems() {
         return problems;

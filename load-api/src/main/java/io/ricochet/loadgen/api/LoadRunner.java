@@ -4,7 +4,9 @@ import io.ricochet.loadgen.distributed.Controller;
 import io.ricochet.loadgen.distributed.ControllerSettings;
 import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.engine.RunHooks;
 import io.ricochet.loadgen.report.DistributedSummary;
+import io.ricochet.loadgen.report.threshold.LiveThresholds;
 import io.ricochet.loadgen.run.ClientSecurity;
 import io.ricochet.loadgen.run.RunOptions;
 import io.ricochet.loadgen.run.ScenarioRuns;
@@ -36,9 +38,11 @@ final class LoadRunner {
             PrintStream progress) throws InterruptedException {
         requireTarget(s);
         Workload w = workload != null ? workload : ScenarioWorkloads.of(s);
-        RunOptions options = new RunOptions(s.command().label(), s.scrape(), s.report(), progress, config);
+        LiveThresholds live = ScenarioRuns.liveThresholds(s, progress);
+        RunOptions options = new RunOptions(s.command().label(), s.scrape(), s.report(), progress, config,
+                live.hooks(RunHooks.NONE));
         Object summary = ScenarioRuns.run(s, security != null ? security : ClientSecurity.of(s), w, options);
-        return LoadResult.of(summary, s.thresholds(), s.report(), List.of(), List.of());
+        return LoadResult.of(summary, s.thresholds(), live, s.report(), List.of(), List.of());
     }
 
     /**
@@ -67,16 +71,18 @@ final class LoadRunner {
         if (!s.command().rpc()) {
             config.put("warmup_s", s.effectiveWarmup().toNanos() / 1e9);
         }
+        LiveThresholds live = ScenarioRuns.liveThresholds(s, out);
         ControllerSettings settings = new ControllerSettings(s.command().label(), s.target().toString(), shards,
                 workers.bindHost(), workers.port(), workers.advertiseHost(), s.interval(), workers.startTimeout(),
                 ControllerSettings.stallTimeout(s), ControllerSettings.warmup(s),
-                s.scrape(), s.report(), out, config, RunSecret.generate(), interval -> { });
+                s.scrape(), s.report(), out, config, RunSecret.generate(), live, workers.onWorkerLoss());
         // Local workers' logs go beside the report, or to a directory of their own that a clean run removes.
         Path logs = s.report() != null ? s.report().resolve("workers")
                 : workers.local() ? Files.createTempDirectory("ricochet-workers") : null;
         boolean ownLogs = s.report() == null && logs != null;
         boolean clean = false;
         try (Controller controller = new Controller(settings); WorkerExecutor executor = workers.executor(logs)) {
+            live.onAbort(controller::stop);
             DistributedSummary summary;
             try {
                 summary = controller.run(executor, workers.executorName());
@@ -98,7 +104,7 @@ final class LoadRunner {
                 failed.add("the workers' logs are in " + logs);
             }
             clean = failed.isEmpty();
-            return LoadResult.of(summary.merged(), s.thresholds(), s.report(), rows, failed);
+            return LoadResult.of(summary.merged(), s.thresholds(), live, s.report(), rows, failed);
         } finally {
             // After the executor's close, which waits for the workers: a failed run keeps its logs to read.
             if (ownLogs && clean) {

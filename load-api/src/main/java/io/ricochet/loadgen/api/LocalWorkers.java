@@ -4,6 +4,7 @@ import static io.ricochet.config.Checks.positive;
 
 import io.ricochet.loadgen.distributed.LocalExecutor;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.distributed.WorkerLoss;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,31 +24,44 @@ public final class LocalWorkers implements Workers {
     private final double[] weights;
     private final List<String> jvmArgs;
     private final Duration startTimeout;
+    private final WorkerLoss onWorkerLoss;
 
-    private LocalWorkers(double[] weights, List<String> jvmArgs, Duration startTimeout) {
+    private LocalWorkers(double[] weights, List<String> jvmArgs, Duration startTimeout, WorkerLoss onWorkerLoss) {
         this.weights = weights;
         this.jvmArgs = List.copyOf(jvmArgs);
         this.startTimeout = startTimeout;
+        this.onWorkerLoss = onWorkerLoss;
     }
 
     /** {@code count} workers of equal weight. */
     public static LocalWorkers of(int count) {
-        return new LocalWorkers(Workers.equalWeights(count), List.of(), Duration.ofSeconds(60));
+        return new LocalWorkers(Workers.equalWeights(count), List.of(), Duration.ofSeconds(60), WorkerLoss.ABORT);
     }
 
     /** The same workers weighted: one weight each, every one above 0. */
     public LocalWorkers weights(double... shares) {
-        return new LocalWorkers(Workers.checkedWeights(shares, weights.length), jvmArgs, startTimeout);
+        return new LocalWorkers(Workers.checkedWeights(shares, weights.length), jvmArgs, startTimeout, onWorkerLoss);
     }
 
     /** JVM options of each worker, such as {@code -Xmx512m}. */
     public LocalWorkers jvmArgs(String... args) {
-        return new LocalWorkers(weights, List.of(args), startTimeout);
+        return new LocalWorkers(weights, List.of(args), startTimeout, onWorkerLoss);
     }
 
     /** How long the start barrier waits for every worker (default: 60 s). */
     public LocalWorkers startTimeout(Duration timeout) {
-        return new LocalWorkers(weights, jvmArgs, positive("startTimeout", timeout));
+        return new LocalWorkers(weights, jvmArgs, positive("startTimeout", timeout), onWorkerLoss);
+    }
+
+    /** What the run does when a worker is lost after the start (default: {@link WorkerLoss#ABORT}). */
+    public LocalWorkers onWorkerLoss(WorkerLoss policy) {
+        return new LocalWorkers(weights, jvmArgs, startTimeout, java.util.Objects.requireNonNull(policy,
+                "onWorkerLoss"));
+    }
+
+    @Override
+    public WorkerLoss onWorkerLoss() {
+        return onWorkerLoss;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.api;
 
+import io.ricochet.loadgen.distributed.WorkerLoss;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,6 +42,14 @@ public interface Workers {
 
     /** Starts nothing yet: the executor that launches this run's workers, logging into {@code logDir} if it can. */
     WorkerExecutor executor(Path logDir) throws IOException;
+
+    /**
+     * What the run does when a worker is lost after the start: {@link WorkerLoss#ABORT} (the default) stops it and
+     * fails the test at once, {@link WorkerLoss#CONTINUE} goes on with the others.
+     */
+    default WorkerLoss onWorkerLoss() {
+        return WorkerLoss.ABORT;
+    }
 
     /** Whether the workers run on this machine, so each keeps its own report beside the merged one. */
     default boolean local() {

@@ -30,6 +30,8 @@ public final class Controller implements AutoCloseable {
     private final RunMerger merger;
     private final CoordinationService service;
     private volatile boolean stopping;
+    /** Why the run was stopped early for a lost worker, or null; the controller's thread writes it. */
+    private String aborted;
 
     public Controller(ControllerSettings settings) {
         this.settings = settings;
@@ -87,7 +89,7 @@ public final class Controller implements AutoCloseable {
             if (!awaitBarrier(executor)) {
                 stop();
                 settings.progress().println("controller: start barrier failed; no load was sent");
-                return merger.finish(report, base, 0, executorName, service.refused());
+                return merger.finish(report, base, 0, executorName, service.refused(), null);
             }
             long start = System.nanoTime();
             synchronized (roster) {
@@ -111,11 +113,32 @@ public final class Controller implements AutoCloseable {
                     rebased = true;
                 }
                 watch(executor);
+                abortOnLoss();
                 merger.emitIntervals(reporter, false);
             }
             merger.emitIntervals(reporter, true);
-            return merger.finish(report, base, (System.nanoTime() - start) / 1e9, executorName, service.refused());
+            return merger.finish(report, base, (System.nanoTime() - start) / 1e9, executorName, service.refused(),
+                    aborted);
         }
+    }
+
+    /**
+     * Under {@link WorkerLoss#ABORT}, stops every worker once one is lost, naming it and why; the others' intervals so
+     * far are merged and written as the run's.
+     */
+    private void abortOnLoss() {
+        if (settings.onWorkerLoss() != WorkerLoss.ABORT || aborted != null) {
+            return;
+        }
+        List<WorkerStatus> lost = roster.lost();
+        if (lost.isEmpty()) {
+            return;
+        }
+        WorkerStatus first = lost.get(0);
+        aborted = "worker " + first.index + " lost: " + first.reason + " (--on-worker-loss abort)";
+        roster.problem("run aborted: " + aborted);
+        settings.progress().println("controller: " + aborted + "; stopping every worker");
+        stop();
     }
 
     private boolean awaitBarrier(WorkerExecutor executor) throws InterruptedException {

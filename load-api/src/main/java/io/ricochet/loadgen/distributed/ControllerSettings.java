@@ -30,12 +30,15 @@ import java.util.function.Consumer;
  * @param progress     where live lines go
  * @param config       the settings written to config.json
  * @param runSecret    what a connection must present to use the coordination port ({@link RunSecret})
- * @param intervals    what else takes each merged interval (the generator's metrics); it must copy what it keeps
+ * @param intervals    what else takes each merged interval (the generator's metrics, the live thresholds); it must
+ *                     copy what it keeps
+ * @param onWorkerLoss what the run does when a worker is lost after the start
  */
 public record ControllerSettings(String command, String target, List<Scenario> shards, String bindHost, int port,
         String advertise, Duration interval, Duration startTimeout, Duration stallTimeout, Duration warmup,
         List<URI> scrape, Path reportDir,
-        PrintStream progress, Map<String, Object> config, String runSecret, Consumer<Interval> intervals) {
+        PrintStream progress, Map<String, Object> config, String runSecret, Consumer<Interval> intervals,
+        WorkerLoss onWorkerLoss) {
 
     public int workers() {
         return shards.size();

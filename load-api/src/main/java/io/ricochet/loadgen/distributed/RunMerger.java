@@ -108,7 +108,7 @@ final class RunMerger {
      * worker's row and the run's problems (its refused calls too); written to {@code report} if there is one.
      */
     DistributedSummary finish(ReportWriter report, ServerSamples base, double elapsed, String executorName,
-            RefusedInputs refused) {
+            RefusedInputs refused, String aborted) {
         synchronized (roster) {
             ReportedCounts total = new ReportedCounts();
             long early = 0;
@@ -141,7 +141,8 @@ final class RunMerger {
                 }
                 rows.add(new WorkerRow(w.index, w.state.name(), w.host, w.completed(), w.counts.ok, w.counts.bad,
                         w.counts.errors, w.intervals,
-                        w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99), w.exitCode, w.reason));
+                        w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99), w.exitCode, w.reason,
+                        w.lostAtNanos == 0 ? null : Math.round((w.lostAtNanos - runStartNanos) / 1e8) / 10.0));
             }
             if (duration == 0) {
                 duration = Math.max(elapsed, 1e-3);
@@ -168,7 +169,8 @@ final class RunMerger {
             List<String> allProblems = new ArrayList<>(roster.problems());
             allProblems.addAll(refused.problems());
             DistributedSummary summary = new DistributedSummary(merged, roster.size(), executorName, rows,
-                    List.copyOf(allProblems), refused.total());
+                    List.copyOf(allProblems), refused.total(), roster.lost().size(), settings.onWorkerLoss().label(),
+                    aborted);
             if (report != null) {
                 List<RunMetadata.Worker> machines = new ArrayList<>();
                 for (WorkerStatus w : roster.all()) {

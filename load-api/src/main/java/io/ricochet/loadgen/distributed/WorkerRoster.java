@@ -45,6 +45,9 @@ final class WorkerRoster {
     /** Marks {@code w} failed, if it is not done already, and names it in the run's problems and live output. */
     synchronized void fail(WorkerStatus w, String why) {
         if (!w.state.terminal()) {
+            if (w.state == WorkerState.RUNNING) {
+                w.lostAtNanos = System.nanoTime();
+            }
             w.fail(why);
             String line = "worker " + w.index + " FAILED: " + why;
             problems.add(line);
@@ -78,6 +81,17 @@ final class WorkerRoster {
             }
         }
         return true;
+    }
+
+    /** The workers lost after the start, in index order. */
+    synchronized List<WorkerStatus> lost() {
+        List<WorkerStatus> lost = new ArrayList<>();
+        for (WorkerStatus w : workers) {
+            if (w.lostAtNanos != 0) {
+                lost.add(w);
+            }
+        }
+        return lost;
     }
 
     /** The indexes of the workers running now. */

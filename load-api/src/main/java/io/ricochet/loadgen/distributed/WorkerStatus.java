@@ -26,6 +26,8 @@ final class WorkerStatus {
     /** What the controller takes from the worker's own summary, once done; null if it never ran. */
     WorkerSummary summary;
     int exitCode = -1;
+    /** When it was lost after the start (System.nanoTime), or 0 if it was not. */
+    long lostAtNanos;
 
     WorkerStatus(int index) {
         this.index = index;

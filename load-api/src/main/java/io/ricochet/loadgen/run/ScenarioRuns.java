@@ -3,12 +3,14 @@ package io.ricochet.loadgen.run;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RpcLoad;
 import io.ricochet.loadgen.engine.RpcSpec;
+import io.ricochet.loadgen.report.threshold.LiveThresholds;
 import io.ricochet.loadgen.rpc.Registration;
 import io.ricochet.loadgen.scenario.Command;
 import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.loadgen.workload.FrameWorkload;
 import io.ricochet.loadgen.workload.RpcWorkload;
 import io.ricochet.loadgen.workload.Workload;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -55,6 +57,17 @@ public final class ScenarioRuns {
             default -> throw new IllegalArgumentException("command: " + s.command().label()
                     + " (expected: echo, rr, crr, massive, rpc or register)");
         };
+    }
+
+    /**
+     * The live judge of {@code s}'s thresholds, saying first breaches and an abort on {@code progress} (null: quiet).
+     * A command of several runs (ramp, sweep, a UDP search) is judged at its end only: it gets a judge of none.
+     */
+    public static LiveThresholds liveThresholds(Scenario s, PrintStream progress) {
+        if (s.severalRuns() || s.thresholds().isEmpty()) {
+            return LiveThresholds.none();
+        }
+        return new LiveThresholds(s.thresholds(), s.interval(), s.command() == Command.UDP_STREAM, progress);
     }
 
     /** The engine's spec of a framed scenario: its target, connections, pacing and timing, and its security. */

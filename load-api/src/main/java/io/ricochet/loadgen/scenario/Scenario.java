@@ -184,6 +184,14 @@ public record Scenario(
         return warmup != null ? warmup : openLoop() && requests == 0 ? OPEN_LOOP_WARMUP : Duration.ZERO;
     }
 
+    /**
+     * Whether the command is several runs (ramp's and sweep's steps, a UDP search's trials), whose thresholds are
+     * judged on its steps at the end, not live.
+     */
+    public boolean severalRuns() {
+        return command == Command.RAMP || command == Command.SWEEP || (udpStream != null && udpStream.search());
+    }
+
     /** The body size: the workload's, or the command's default (64 B; 32 B for RPC; 1 B a datagram). */
     public SizeRange bodySize() {
         return workload.size() != null ? workload.size() : Defaults.bodySize(command);

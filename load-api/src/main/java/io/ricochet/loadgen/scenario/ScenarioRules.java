@@ -6,6 +6,7 @@ import static io.ricochet.config.Checks.notNull;
 import static io.ricochet.config.Checks.positive;
 
 import io.ricochet.config.Durations;
+import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
 import io.ricochet.loadgen.scenario.ScenarioException.Key;
@@ -49,6 +50,32 @@ final class ScenarioRules {
             case UDP_STREAM -> udpStream(s);
         }
         SecurityRules.check(s);
+        thresholds(s);
+    }
+
+    /**
+     * A window fits in the run and holds at least one interval; a command of several runs (ramp, sweep, a UDP search)
+     * is judged at its end only, so it takes neither windows nor aborts.
+     */
+    private static void thresholds(Scenario s) {
+        for (Threshold t : s.thresholds()) {
+            if (s.severalRuns() && (t.windowed() || t.abort())) {
+                throw new InvalidValueException("thresholds", t.expression(), "no window and no abort with command "
+                        + s.command().label() + (s.command() == Command.UDP_STREAM ? " --search" : "")
+                        + ", whose thresholds are judged on its steps at the end");
+            }
+            if (!t.windowed()) {
+                continue;
+            }
+            if (t.window().compareTo(s.interval()) < 0) {
+                throw new InvalidValueException("thresholds", t.expression(), "a window of at least the interval, "
+                        + Durations.format(s.interval()));
+            }
+            if (s.duration() != null && t.window().compareTo(s.duration()) > 0) {
+                throw new InvalidValueException("thresholds", t.expression(), "a window no longer than the run's "
+                        + "duration, " + Durations.format(s.duration()));
+            }
+        }
     }
 
     private static void sectionOnlyWith(Object section, String key, Command owner, Command command) {

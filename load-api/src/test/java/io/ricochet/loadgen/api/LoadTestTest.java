@@ -288,6 +288,27 @@ class LoadTestTest {
         assertThrows(IllegalArgumentException.class, () -> after.compareTo(before, "p99>10%"));
     }
 
+    @Test
+    void aWindowedThresholdAbortsTheRunWithItsReportWritten(@TempDir java.nio.file.Path report) throws Exception {
+        // No reply comes back within a microsecond: the first full window breaks, and the run stops there.
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).connections(2).rate(200).duration(Duration.ofSeconds(30))
+                .warmup(Duration.ZERO).threshold("p99[1s]<1us;abort").threshold("errors==0").report(report).run();
+        assertFalse(r.passed());
+        assertTrue(r.seconds() < 15, "stopped at the breach, not after 30 s: " + r.seconds());
+        assertTrue(r.problems().get(0).startsWith("aborted: threshold p99[1s]<1us;abort broken at "), r.problems()
+                .toString());
+        LoadResult.Verdict broken = r.thresholds().get(0);
+        assertFalse(broken.passed());
+        assertTrue(broken.firstBrokenS() != null && broken.firstBrokenS() >= 1, broken.toString());
+        assertTrue(r.thresholds().get(1).passed(), r.thresholds().toString());
+        com.fasterxml.jackson.databind.JsonNode summary = io.ricochet.loadgen.report.ReportWriter.JSON.readTree(
+                report.resolve("summary.json").toFile());
+        assertTrue(summary.get("aborted").asText().startsWith("threshold p99[1s]<1us;abort broken at"), summary.toString());
+        assertTrue(summary.get("thresholds").get(0).has("first_broken_s"), summary.toString());
+        assertTrue(java.nio.file.Files.readAllLines(report.resolve("intervals.csv")).size() >= 2,
+                "the intervals measured before the abort are written");
+    }
+
     /** A setting the command would ignore is refused, not sent to a run that would run without it. */
     @Test
     void aSettingTheCommandDoesNotTakeIsRefused() {

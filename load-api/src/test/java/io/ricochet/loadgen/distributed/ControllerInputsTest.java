@@ -57,6 +57,52 @@ class ControllerInputsTest {
     }
 
     @Test
+    void aWorkerLostUnderAbortStopsTheRunAtOnceAndNamesIt() throws Exception {
+        try (ControllerRun run = new ControllerRun(2, WorkerLoss.ABORT)) {
+            FakeWorker kept = run.ready(0);
+            FakeWorker lost = run.ready(1);
+            kept.awaitStart();
+            lost.awaitStart();
+            kept.accepted(Coordination.REPORT, report(0, 0).setOk(7).build());
+            lost.accepted(Coordination.REPORT, report(1, 0).setOk(5).build());
+            lost.close();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.live().contains(
+                    "controller: worker 1 lost: connection lost (the worker died or was killed) (--on-worker-loss "
+                    + "abort); stopping every worker"));
+            // The controller told the others to stop: the one left ends its shard with what it measured.
+            kept.accepted(Coordination.DONE, FakeWorker.done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(1, s.workersLost());
+            assertEquals("abort", s.onWorkerLoss());
+            assertTrue(s.aborted().startsWith("worker 1 lost: connection lost"), s.aborted());
+            assertTrue(s.problems().contains("run aborted: " + s.aborted()), s.problems().toString());
+            assertEquals(12, s.merged().ok(), "what both measured before the loss is kept");
+            assertTrue(s.workerRows().get(1).lostAtS() != null && s.workerRows().get(0).lostAtS() == null);
+        }
+    }
+
+    @Test
+    void aWorkerLostUnderContinueLeavesTheOthersRunning() throws Exception {
+        try (ControllerRun run = new ControllerRun(2, WorkerLoss.CONTINUE)) {
+            FakeWorker kept = run.ready(0);
+            FakeWorker lost = run.ready(1);
+            kept.awaitStart();
+            lost.awaitStart();
+            lost.close();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.live().contains("worker 1 FAILED"));
+            kept.accepted(Coordination.REPORT, report(0, 0).setOk(7).build());
+            kept.accepted(Coordination.REPORT, report(0, 1).setOk(8).build());
+            kept.accepted(Coordination.DONE, FakeWorker.done(0));
+            DistributedSummary s = run.summary();
+            assertEquals(1, s.workersLost());
+            assertEquals("continue", s.onWorkerLoss());
+            assertEquals(null, s.aborted());
+            assertEquals(15, s.merged().ok());
+            assertTrue(!run.live().contains("stopping every worker"), run.live());
+        }
+    }
+
+    @Test
     void aReportFromAConnectionThatNeverSaidHelloIsRefusedAndNotMerged() throws Exception {
         try (ControllerRun run = new ControllerRun(1)) {
             FakeWorker worker = run.ready(0);

@@ -52,21 +52,27 @@ final class ControllerRun implements AutoCloseable {
      * (before its first report, {@code stall} + {@code warmup}) fails.
      */
     ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup) {
-        this(workers, interval, scrape, stall, warmup, null);
+        this(workers, interval, scrape, stall, warmup, null, WorkerLoss.CONTINUE);
     }
 
     /** Writing its report into {@code reportDir}. */
     ControllerRun(int workers, Path reportDir) {
-        this(workers, Duration.ofSeconds(1), List.of(), Duration.ofSeconds(60), Duration.ZERO, reportDir);
+        this(workers, Duration.ofSeconds(1), List.of(), Duration.ofSeconds(60), Duration.ZERO, reportDir,
+                WorkerLoss.CONTINUE);
+    }
+
+    /** With {@code onWorkerLoss} as the policy for a worker lost after the start (the others: continue). */
+    ControllerRun(int workers, WorkerLoss onWorkerLoss) {
+        this(workers, Duration.ofSeconds(1), List.of(), Duration.ofSeconds(60), Duration.ZERO, null, onWorkerLoss);
     }
 
     private ControllerRun(int workers, Duration interval, List<URI> scrape, Duration stall, Duration warmup,
-            Path reportDir) {
+            Path reportDir, WorkerLoss onWorkerLoss) {
         Scenario echo = Scenario.builder(Command.ECHO).target(Targets.parse("127.0.0.1:1")).build();
         List<Scenario> shards = Collections.nCopies(workers, echo);
         controller = new Controller(new ControllerSettings("echo", "127.0.0.1:1", shards, "127.0.0.1", 0, "127.0.0.1",
                 interval, Duration.ofSeconds(20), stall, warmup, scrape, reportDir,
-                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }));
+                new PrintStream(live, true, StandardCharsets.UTF_8), Map.of(), SECRET, merged -> { }, onWorkerLoss));
         summary = CompletableFuture.supplyAsync(() -> {
             try {
                 return controller.run(new NoExecutor(), "test");

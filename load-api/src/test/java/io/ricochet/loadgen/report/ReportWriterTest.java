@@ -32,8 +32,8 @@ class ReportWriterTest {
         String reason = "exit 2: \"boom\", then\nmore";
         try (ReportWriter report = new ReportWriter(dir, Map.of("latency_kind", "closed_loop"), 0)) {
             report.csv("workers.csv", WorkerRow.COLUMNS, List.of(
-                    new WorkerRow(0, "FAILED", "pod-a,b", 10, 9, 0, 1, 3, 250, 2, reason),
-                    new WorkerRow(1, "DONE", "127.0.0.1", 10, 10, 0, 0, 3, 200, 0, "")));
+                    new WorkerRow(0, "FAILED", "pod-a,b", 10, 9, 0, 1, 3, 250, 2, reason, 1.5),
+                    new WorkerRow(1, "DONE", "127.0.0.1", 10, 10, 0, 0, 3, 200, 0, "", null)));
         }
         List<Map<String, String>> rows = readCsv(dir.resolve("workers.csv"));
         assertEquals(2, rows.size());

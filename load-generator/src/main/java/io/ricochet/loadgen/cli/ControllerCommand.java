@@ -11,6 +11,7 @@ import io.ricochet.loadgen.distributed.ControllerSettings;
 import io.ricochet.loadgen.distributed.LocalExecutor;
 import io.ricochet.loadgen.distributed.RunSecret;
 import io.ricochet.loadgen.distributed.WorkerExecutor;
+import io.ricochet.loadgen.distributed.WorkerLoss;
 import io.ricochet.loadgen.k8s.KubernetesExecutor;
 import io.ricochet.loadgen.k8s.KubernetesSettings;
 import io.ricochet.loadgen.k8s.PodScrapeTargets;
@@ -80,6 +81,12 @@ class ControllerCommand implements Callable<Integer> {
     @Option(names = "--stall-timeout", converter = ValueConverters.DurationConverter.class,
             description = "A running worker silent this long has stopped reporting (default: 5 intervals + 10s).")
     Duration stallTimeout;
+
+    @Option(names = "--on-worker-loss", defaultValue = "abort", converter = Converters.WorkerLossConverter.class,
+            paramLabel = "abort|continue", description = "When a worker is lost after the start: abort stops the run at "
+            + "once, writes what was measured and exits 1; continue goes on with the others, counts workers_lost, and "
+            + "breaks every threshold on a total (default: ${DEFAULT-VALUE}).")
+    WorkerLoss onWorkerLoss;
 
     @Option(names = "--bind", description = "Coordination endpoint address (default: 127.0.0.1 local, 0.0.0.0 kubernetes).")
     String bind;
@@ -285,7 +292,7 @@ class ControllerCommand implements Callable<Integer> {
             String bindHost = bind != null ? bind : onKubernetes ? "0.0.0.0" : "127.0.0.1";
             ControllerSettings settings = new ControllerSettings(s.command().label(), where, shards, bindHost, port,
                     advertised(onKubernetes), s.interval(), startTimeout, stall, ControllerSettings.warmup(s), scrape,
-                    s.report(), err, runConfig(s, where), RunSecret.generate(), alone.intervals());
+                    s.report(), err, runConfig(s, where), RunSecret.generate(), alone.intervals(), onWorkerLoss);
             return runWorkers(settings, s, alone, err);
         }
     }
@@ -316,11 +323,18 @@ class ControllerCommand implements Callable<Integer> {
                 err.println("controller: stopping every worker");
                 controller.stop();
             });
+            // A threshold's abort stops every worker as Ctrl-C does; the merged report keeps what was measured.
+            alone.live().onAbort(controller::stop);
             DistributedSummary summary = controller.run(workersExecutor, executor);
             // Refused calls: a worker or a stranger sent what the run would not take, so its figures may be off.
             int exit = !controller.allWorkersSucceeded() || summary.refusedInputs() > 0 ? ExitCodes.FAILURE
                     : RunSupport.exitStatus(summary.merged(), s.maxErrorRate());
-            exit = RunSupport.conclude(s, summary, exit, () -> printTables(summary, s), spec.commandLine().getOut());
+            exit = RunSupport.conclude(s, alone.live(), summary, exit, () -> printTables(summary, s),
+                    spec.commandLine().getOut());
+            if (summary.workersLost() > 0) {
+                // Its figures are of a smaller load than asked: the run failed, whatever its thresholds say.
+                exit = ExitCodes.FAILURE;
+            }
             Reports.writeHtml(s.report(), spec.commandLine().getErr());
             return alone.exitStatus(exit);
         }

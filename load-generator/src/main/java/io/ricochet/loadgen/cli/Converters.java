@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters.Parsing;
+import io.ricochet.loadgen.distributed.WorkerLoss;
 import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.scenario.SizeRange;
@@ -18,6 +19,18 @@ import java.util.List;
  */
 final class Converters {
     private Converters() {
+    }
+
+    static final class WorkerLossConverter extends Parsing<WorkerLoss> {
+        WorkerLossConverter() {
+            super(text -> {
+                try {
+                    return WorkerLoss.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(text + " (expected: abort or continue)");
+                }
+            });
+        }
     }
 
     static final class ThresholdConverter extends Parsing<Threshold> {

@@ -143,7 +143,7 @@ final class RampCommand extends LoadCommand {
             if (s.report() != null) {
                 ReportWriter.writeSummary(s.report(), report, RunMetadata.current(startMillis, null));
             }
-            return RunSupport.conclude(s, report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
+            return RunSupport.conclude(s, alone.live(), report, knee != null ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> SweepCommand.printTable(report, out), out);
         }
     }

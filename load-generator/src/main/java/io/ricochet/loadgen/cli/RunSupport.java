@@ -4,6 +4,7 @@ import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
+import io.ricochet.loadgen.report.threshold.LiveThresholds;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.report.threshold.Thresholds;
 import io.ricochet.loadgen.run.ExitStatus;
@@ -18,23 +19,28 @@ final class RunSupport {
     }
 
     /**
-     * Ends a run: checks its thresholds, prints its summary (as JSON with the thresholds' outcomes, or as {@code table}
-     * followed by a line per threshold), keeps the outcomes in the report's {@code summary.json}, and returns the exit
-     * status: {@code exit}, or {@link Thresholds#BROKEN_EXIT} when a threshold broke.
+     * Ends a run: checks its thresholds (with what {@code live} saw during the run), prints its summary (as JSON with
+     * the thresholds' outcomes, or as {@code table} followed by a line per threshold and an abort's reason), keeps the
+     * outcomes in the report's {@code summary.json}, and returns the exit status: {@code exit}, or
+     * {@link Thresholds#BROKEN_EXIT} when a threshold broke.
      */
-    static int conclude(Scenario s, Object summary, int exit, Runnable table, PrintWriter out) {
-        List<Threshold.Result> results = Thresholds.check(s.thresholds(), summary);
+    static int conclude(Scenario s, LiveThresholds live, Object summary, int exit, Runnable table, PrintWriter out) {
+        List<Threshold.Result> results = live.complete(Thresholds.check(s.thresholds(), summary));
+        String aborted = live.abortReason();
         if (s.json()) {
-            print(Thresholds.withResults(summary, results), true, out);
+            print(Thresholds.withResults(summary, results, aborted), true, out);
         } else {
             table.run();
             results.forEach(r -> out.println(r.line()));
+            if (aborted != null) {
+                out.println("aborted: " + aborted);
+            }
             out.flush();
         }
         if (s.report() != null) {
-            Thresholds.annotate(s.report(), results);
+            Thresholds.annotate(s.report(), results, aborted);
         }
-        return Thresholds.broken(results) ? Thresholds.BROKEN_EXIT : exit;
+        return Thresholds.broken(results) || aborted != null ? Thresholds.BROKEN_EXIT : exit;
     }
 
     static void print(Object summary, boolean json, PrintWriter out) {

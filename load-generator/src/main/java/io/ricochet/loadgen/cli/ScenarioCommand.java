@@ -53,11 +53,11 @@ abstract class ScenarioCommand extends LoadCommand {
                 throw usage(e);
             }
             if (summary instanceof RpcSummary r) {
-                return RunSupport.conclude(s, r, RunSupport.exitStatus(r, s.maxErrorRate()),
+                return RunSupport.conclude(s, alone.live(), r, RunSupport.exitStatus(r, s.maxErrorRate()),
                         () -> RpcSummaryTable.print(r, out), out);
             }
             Summary frames = (Summary) summary;
-            return RunSupport.conclude(s, frames, RunSupport.exitStatus(frames, s.maxErrorRate()),
+            return RunSupport.conclude(s, alone.live(), frames, RunSupport.exitStatus(frames, s.maxErrorRate()),
                     () -> SummaryTable.print(frames, out), out);
         }
     }

@@ -5,6 +5,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ricochet.loadgen.metrics.GeneratorMetrics;
 import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.engine.RunHooks;
+import io.ricochet.loadgen.report.threshold.LiveThresholds;
+import io.ricochet.loadgen.run.ScenarioRuns;
 import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.metrics.JvmProcessMetrics;
 import io.ricochet.metrics.MetricsEndpoint;
@@ -20,10 +22,12 @@ final class StandAlone implements AutoCloseable {
     private final StopSignals signals;
     /** What {@code --metrics-port} started, or null without it. */
     private final Served served;
+    private final LiveThresholds live;
 
-    private StandAlone(StopSignals signals, Served served) {
+    private StandAlone(StopSignals signals, Served served, LiveThresholds live) {
         this.signals = signals;
         this.served = served;
+        this.live = live;
     }
 
     /** The figures the endpoint serves, the process's and the run's, and the endpoint: started and closed together. */
@@ -37,7 +41,7 @@ final class StandAlone implements AutoCloseable {
     /** Installs the stop signals and, with {@code --metrics-port}, starts the endpoint and says where it is. */
     static StandAlone open(Scenario s, PrintStream err) {
         if (s.metricsPort() == null) {
-            return new StandAlone(StopSignals.install(err), null);
+            return new StandAlone(StopSignals.install(err), null, ScenarioRuns.liveThresholds(s, err));
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JvmProcessMetrics jvm = new JvmProcessMetrics();
@@ -52,12 +56,21 @@ final class StandAlone implements AutoCloseable {
             throw e;
         }
         err.println("metrics " + endpoint.metricsUrl());
-        return new StandAlone(StopSignals.install(err), new Served(metrics, jvm, endpoint));
+        return new StandAlone(StopSignals.install(err), new Served(metrics, jvm, endpoint),
+                ScenarioRuns.liveThresholds(s, err));
     }
 
-    /** The hooks of a load this command runs: a stop signal ends it, and its intervals feed the metrics. */
+    /**
+     * The hooks of a load this command runs: a stop signal ends it, its intervals feed the metrics and the live
+     * thresholds, and a threshold's abort ends it.
+     */
     RunHooks hooks() {
-        return hooks(served != null ? served.metrics() : null);
+        return live.hooks(hooks(served != null ? served.metrics() : null));
+    }
+
+    /** The command's thresholds as judged during its run: what {@link RunSupport#conclude} adds to the end's verdicts. */
+    LiveThresholds live() {
+        return live;
     }
 
     /** The hooks of an uncounted load (ramp's warmup step): a stop signal ends it; the metrics never see it. */
@@ -81,9 +94,9 @@ final class StandAlone implements AutoCloseable {
         };
     }
 
-    /** Where the controller's merged intervals go: the metrics, or nowhere. */
+    /** Where the controller's merged intervals go: the metrics, then the live thresholds. */
     Consumer<Interval> intervals() {
-        return served != null ? served.metrics() : interval -> { };
+        return served != null ? served.metrics().andThen(live) : live;
     }
 
     /** Whether a signal asked the run to stop: a command of several runs starts no more. */

@@ -137,7 +137,7 @@ final class SweepCommand extends LoadCommand {
             if (s.report() != null) {
                 ReportWriter.writeSummary(s.report(), report, RunMetadata.current(startMillis, null));
             }
-            return RunSupport.conclude(s, report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
+            return RunSupport.conclude(s, alone.live(), report, clean ? ExitCodes.OK : ExitCodes.FAILURE,
                     () -> printTable(report, out), out);
         }
     }

@@ -124,7 +124,7 @@ final class UdpStreamCommand extends LoadCommand {
                 return search(searching, resolved, target.scrape(), alone, out);
             }
             UdpStreamSummary summary = trial(s.rate(), resolved, target.scrape(), alone, s.report(), System.err);
-            return RunSupport.conclude(s, summary,
+            return RunSupport.conclude(s, alone.live(), summary,
                     summary.bad() > 0 || summary.received() == 0 ? ExitCodes.FAILURE : ExitCodes.OK,
                     () -> printTable(summary, resolved, out), out);
         }
@@ -184,7 +184,7 @@ final class UdpStreamCommand extends LoadCommand {
             ReportWriter.writeSummary(s.report(), summary, RunMetadata.current(startMillis, summary.io()));
         }
         boolean clean = trials.stream().allMatch(t -> t.bad() == 0);
-        return RunSupport.conclude(s, summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,
+        return RunSupport.conclude(s, alone.live(), summary, clean && best != null ? ExitCodes.OK : ExitCodes.FAILURE,
                 () -> printSearch(summary, out), out);
     }
 

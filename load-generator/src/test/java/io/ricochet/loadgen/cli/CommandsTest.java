@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Each command runs briefly against the embedded server and its summary adds up. */
@@ -279,6 +280,34 @@ class CommandsTest {
     }
 
     /** A baseline gate: each margin's verdict per run after the first, and 99 when one breaks. */
+    @Test
+    void aWindowedThresholdAbortsARunAloneAndExits99WithItsReport(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("r");
+        Cli.Result r = Cli.run("echo", "--connections", "2", "--rate", "200", "--duration", "30s", "--warmup", "0s",
+                "--threshold", "p99[1s]<1us;abort", "--report", report.toString(), "--json");
+        assertEquals(99, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertTrue(s.get("duration_s").asDouble() < 15, "stopped at the breach: " + s);
+        assertTrue(s.get("aborted").asText().startsWith("threshold p99[1s]<1us;abort broken at "), s.toString());
+        assertTrue(s.get("thresholds").get(0).get("first_broken_s").asDouble() >= 1, s.toString());
+        JsonNode written = io.ricochet.loadgen.report.ReportWriter.JSON.readTree(report.resolve("summary.json").toFile());
+        assertEquals(s.get("aborted"), written.get("aborted"));
+        assertTrue(Files.exists(report.resolve("report.html")));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "p99[5s]<1ms|a window no longer than the run's duration, 3s",
+        "p99[100ms]<1ms|a window of at least the interval, 1s",
+        "p99<1ms;delay=1s|delay= without abort",
+        "p99[1s]<1ms;halt|option 'halt' (expected abort or delay=DURATION"})
+    void aThresholdThatCannotBeJudgedIsOneLineAndExitTwo(String threshold, String message) {
+        Cli.Result r = Cli.run("echo", "--duration", "3s", "--threshold", threshold);
+        assertEquals(ExitCodes.USAGE, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
     @Test
     void compareFailIfGatesOnTheBaseline(@TempDir Path dir) throws Exception {
         Path base = Files.createDirectories(dir.resolve("base"));

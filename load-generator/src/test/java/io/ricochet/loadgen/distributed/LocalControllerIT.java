@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.distributed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -179,23 +180,25 @@ class LocalControllerIT {
         assertEquals(1600.0, merged.get("server").get("rpc_requests").asDouble());
     }
 
-    @Test
-    void aKilledWorkerIsNamedAndTheOthersResultsKept(@TempDir Path report) throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"continue", "abort"})
+    void aKilledWorkerIsNamedAndTheRunFollowsItsPolicy(String policy, @TempDir Path report) throws Exception {
         // The live output goes to stderr, like every command's progress: capture it for this test.
         java.io.ByteArrayOutputStream live = new java.io.ByteArrayOutputStream();
         java.io.PrintStream original = System.err;
         System.setErr(new java.io.PrintStream(live, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            killOneOfThree(report, live);
+            killOneOfThree(policy, report, live);
         } finally {
             System.setErr(original);
         }
     }
 
-    private void killOneOfThree(Path report, java.io.ByteArrayOutputStream live) throws Exception {
+    private void killOneOfThree(String policy, Path report, java.io.ByteArrayOutputStream live) throws Exception {
         CompletableFuture<CliRunner.Result> run = CompletableFuture.supplyAsync(() -> CliRunner.run("controller",
-                "--workers", "3", "--stall-timeout", "20s", "echo", "--connections", "30", "--rate", "3000/s",
-                "--duration", "6s", "--json", "--report", report.toString()));
+                "--workers", "3", "--stall-timeout", "20s", "--on-worker-loss", policy, "echo", "--connections", "30",
+                "--rate", "3000/s", "--duration", "8s", "--threshold", "requests>0", "--threshold", "p99<10s",
+                "--json", "--report", report.toString()));
         // Two rows written means the first interval's report has long reached the controller.
         Path log = report.resolve("workers/1/intervals.csv");
         Awaitility.await().atMost(Duration.ofSeconds(60))
@@ -203,12 +206,14 @@ class LocalControllerIT {
         ProcessHandle worker = workerProcess(report.resolve("workers/worker-1.log")).orElseThrow();
         worker.destroyForcibly();
         CliRunner.Result r = run.get();
-        assertEquals(1, r.exit(), r.err());
         JsonNode s = r.json();
         JsonNode one = s.get("worker_rows").get(1);
         assertEquals("FAILED", one.get("state").asText());
         assertTrue(one.get("reason").asText().contains("connection lost") || one.get("reason").asText().contains("exited"),
                 one.toString());
+        assertTrue(one.get("lost_at_s").asDouble() > 0, one.toString());
+        assertEquals(1, s.get("workers_lost").asInt(), s.toString());
+        assertEquals(policy, s.get("on_worker_loss").asText());
         String output = live.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(output.contains("worker 1 FAILED"), output);
         assertEquals("DONE", s.get("worker_rows").get(0).get("state").asText());
@@ -218,6 +223,40 @@ class LocalControllerIT {
         assertEquals(s.get("worker_rows").get(0).get("ok").asLong() + partial + s.get("worker_rows").get(2).get("ok").asLong(),
                 s.get("merged").get("ok").asLong());
         assertTrue(Files.readString(report.resolve("workers.csv")).contains("FAILED"));
+        assertTrue(Files.exists(report.resolve("summary.json")));
+        // A total of the smaller load breaks, whatever its figure; a percentile is judged as it is.
+        JsonNode total = s.get("thresholds").get(0);
+        assertFalse(total.get("passed").asBoolean(), total.toString());
+        assertTrue(total.get("note").asText().contains("1 of 3 workers lost"), total.toString());
+        assertTrue(s.get("thresholds").get(1).get("passed").asBoolean(), s.toString());
+        assertEquals(1, r.exit(), "a lost worker fails the run, whatever its thresholds: " + r.err());
+        if (policy.equals("abort")) {
+            assertTrue(output.contains("controller: worker 1 lost: "), output);
+            assertTrue(s.get("aborted").asText().startsWith("worker 1 lost: "), s.toString());
+            assertTrue(s.get("merged").get("duration_s").asDouble() < 7, "stopped at the loss: " + s.get("merged"));
+        } else {
+            assertFalse(s.has("aborted"), s.toString());
+            assertFalse(output.contains("stopping every worker"), output);
+        }
+    }
+
+    @Test
+    void aWindowedThresholdAbortsARunOfTwoWorkersOnTheMergedIntervals(@TempDir Path report) throws Exception {
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "echo", "--connections", "4", "--rate",
+                "400/s", "--warmup", "0s", "--duration", "60s", "--threshold", "p99[2s]<1us;abort;delay=2s",
+                "--json", "--report", report.toString());
+        assertEquals(99, r.exit(), r.err());
+        JsonNode s = r.json();
+        assertTrue(s.get("merged").get("duration_s").asDouble() < 30, "stopped at the breach: " + s.get("merged"));
+        assertTrue(s.get("aborted").asText().startsWith("threshold p99[2s]<1us;abort;delay=2s broken at "),
+                s.toString());
+        assertTrue(s.get("thresholds").get(0).get("first_broken_s").asDouble() >= 2, s.toString());
+        assertEquals("DONE", s.get("worker_rows").get(0).get("state").asText(), "stopped, not lost");
+        assertEquals("DONE", s.get("worker_rows").get(1).get("state").asText());
+        assertEquals(0, s.get("workers_lost").asInt());
+        JsonNode written = JSON.readTree(report.resolve("summary.json").toFile());
+        assertEquals(s.get("aborted").asText(), written.get("aborted").asText());
+        assertTrue(Files.readAllLines(report.resolve("intervals.csv")).size() >= 3);
     }
 
     @Test

@@ -70,11 +70,8 @@ public record Margin(String expression, String metric, boolean above, double cha
             String change = baseline == 0 ? "" : String.format(Locale.ROOT, ", %+.1f%%",
                     (actual - baseline) / Math.abs(baseline) * 100);
             return String.format(Locale.ROOT, "fail-if %s: %s (%s %s -> %s%s)", expression, outcome, metric,
-                    figure(baseline), figure(actual), change);
+                    Threshold.format(baseline), Threshold.format(actual), change);
         }
 
-        private static String figure(double v) {
-            return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.4g", v);
-        }
     }
 }

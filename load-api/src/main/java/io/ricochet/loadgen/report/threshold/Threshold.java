@@ -1,20 +1,36 @@
 package io.ricochet.loadgen.report.threshold;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ricochet.config.Counts;
+import io.ricochet.config.Durations;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A pass/fail condition on a run's summary, as k6 has them: {@code p99<2ms}, {@code errors==0}, {@code qps>100k}. The
- * metric is one of the summary's figures; a latency takes {@code us}, {@code ms} or {@code s} (microseconds without a
- * unit), a count or rate {@code k}, {@code M} or {@code G} (as {@link Counts}), a fraction ({@code loss},
- * {@code error_rate}) a {@code %}.
+ * A pass/fail condition on a run, as k6 has them: {@code p99<2ms}, {@code errors==0}, {@code qps>100k}. The metric is
+ * one of the summary's figures; a latency takes {@code us}, {@code ms} or {@code s} (microseconds without a unit), a
+ * count or rate {@code k}, {@code M} or {@code G} (as {@link Counts}), a fraction ({@code loss}, {@code error_rate}) a
+ * {@code %}.
+ *
+ * <p>Every threshold is also judged live, once an interval, on the run so far ({@link LiveThresholds}). A window,
+ * {@code p99[30s]<5ms}, judges the last 30 s instead, and the threshold breaks if any interval's window broke it.
+ * {@code ;abort} stops the run at its first breach, {@code ;delay=30s} not before 30 s of measurement:
+ * <pre>{@code
+ * Threshold.parse("p99[30s]<5ms;abort;delay=1m")
+ * }</pre>
+ *
+ * @param window the span judged at each interval, or null for the whole run
+ * @param abort  whether a breach stops the run
+ * @param delay  how long into the measurement a breach does not yet stop it
  */
-public record Threshold(String expression, String metric, Op op, double value) {
-    private static final Pattern FORM = Pattern.compile("\\s*([a-z_0-9]+)\\s*(<=|>=|==|!=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Zµ%]*)(?:/s)?\\s*");
+public record Threshold(String expression, String metric, Op op, double value, Duration window, boolean abort,
+        Duration delay) {
+    private static final Pattern FORM = Pattern.compile("\\s*([a-z_0-9]+)\\s*(?:\\[([^\\]]*)\\])?\\s*(<=|>=|==|!=|<|>)"
+            + "\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Zµ%]*)(?:/s)?\\s*");
 
     /** What each metric reads from the summary (a distributed run's merged one), and how its value is written. */
     private enum Kind { LATENCY, COUNT, FRACTION }
@@ -58,20 +74,43 @@ public record Threshold(String expression, String metric, Op op, double value) {
         }
     }
 
-    /** Parses {@code METRIC OP VALUE[UNIT]}; a bad one is an {@link IllegalArgumentException} that names it. */
+    /**
+     * Parses {@code METRIC[WINDOW] OP VALUE[UNIT][;abort][;delay=DURATION]}; a bad one is an
+     * {@link IllegalArgumentException} that names it.
+     */
     public static Threshold parse(String expression) {
-        Matcher m = FORM.matcher(expression);
+        String[] parts = expression.split(";", -1);
+        Matcher m = FORM.matcher(parts[0]);
         if (!m.matches()) {
-            throw new IllegalArgumentException("threshold: '" + expression + "' (expected METRIC OP VALUE, e.g. p99<2ms,"
-                    + " errors==0, qps>100k; OP one of < <= > >= == !=)");
+            throw new IllegalArgumentException("threshold: '" + expression + "' (expected METRIC[WINDOW] OP VALUE"
+                    + "[;abort][;delay=DURATION], e.g. p99<2ms, errors[1m]==0, qps>100k;abort; OP one of < <= > >= =="
+                    + " !=)");
         }
         Kind kind = METRICS.get(m.group(1));
         if (kind == null) {
             throw new IllegalArgumentException("threshold: '" + expression + "': unknown metric " + m.group(1)
                     + " (expected one of " + String.join(", ", METRICS.keySet().stream().sorted().toList()) + ")");
         }
-        double number = Double.parseDouble(m.group(3));
-        String unit = m.group(4);
+        Duration window = m.group(2) == null ? null : duration(expression, "window", m.group(2));
+        boolean abort = false;
+        Duration delay = null;
+        for (int i = 1; i < parts.length; i++) {
+            String option = parts[i].strip();
+            if (option.equals("abort") && !abort) {
+                abort = true;
+            } else if (option.startsWith("delay=") && delay == null) {
+                delay = duration(expression, "delay", option.substring("delay=".length()));
+            } else {
+                throw new IllegalArgumentException("threshold: '" + expression + "': option '" + option
+                        + "' (expected abort or delay=DURATION, each at most once)");
+            }
+        }
+        if (delay != null && !abort) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': delay= without abort (the delay is "
+                    + "how long a breach does not yet abort)");
+        }
+        double number = Double.parseDouble(m.group(4));
+        String unit = m.group(5);
         double value = switch (kind) {
             case LATENCY -> number * switch (unit) {
                 case "", "us", "µs" -> 1;
@@ -79,14 +118,36 @@ public record Threshold(String expression, String metric, Op op, double value) {
                 case "s" -> 1_000_000;
                 default -> throw badUnit(expression, unit, "us, ms or s");
             };
-            case COUNT -> count(expression, m.group(3), unit);
+            case COUNT -> count(expression, m.group(4), unit);
             case FRACTION -> switch (unit) {
                 case "" -> number;
                 case "%" -> number / 100;
                 default -> throw badUnit(expression, unit, "%, or none for a fraction");
             };
         };
-        return new Threshold(expression.strip(), m.group(1), Op.of(m.group(2)), value);
+        return new Threshold(expression.strip(), m.group(1), Op.of(m.group(3)), value, window, abort,
+                delay == null ? Duration.ZERO : delay);
+    }
+
+    /** A window's or delay's duration: positive for a window, not negative for a delay. */
+    private static Duration duration(String expression, String what, String text) {
+        Duration d;
+        try {
+            d = Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': " + what + " '" + text
+                    + "' (expected a duration such as 30s or 1m)");
+        }
+        if (d.isNegative() || (d.isZero() && what.equals("window"))) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': " + what + " " + Durations.format(d)
+                    + " (expected: " + (what.equals("window") ? "> 0" : ">= 0") + ")");
+        }
+        return d;
+    }
+
+    /** Whether this threshold is judged on a sliding window rather than on the whole run. */
+    public boolean windowed() {
+        return window != null;
     }
 
     /** {@code 100k} in the units of every count on the command line. */
@@ -108,6 +169,12 @@ public record Threshold(String expression, String metric, Op op, double value) {
         Double actual = actual(run);
         if (actual == null) {
             return new Result(expression, metric, false, null, "not measured by this command");
+        }
+        int lost = summary.path("workers_lost").asInt(0);
+        if (lost > 0 && METRICS.get(metric) == Kind.COUNT) {
+            // A total of the smaller load the surviving workers sent: neither a pass nor a figure to trust.
+            return new Result(expression, metric, false, actual, lost + " of " + summary.path("workers").asInt()
+                    + " workers lost, so this total is of a smaller load");
         }
         return new Result(expression, metric, op.holds(actual, value), actual, null);
     }
@@ -145,14 +212,34 @@ public record Threshold(String expression, String metric, Op op, double value) {
         return node.isNumber() ? node.asDouble() : null;
     }
 
-    /** One threshold's outcome, as {@code summary.json} and the report keep it; {@code note} says why it has no value. */
-    public record Result(String expression, String metric, boolean passed, Double actual, String note) {
-        /** {@code threshold p99<2ms: broken (p99 = 3200)}, latencies in microseconds. */
+    /**
+     * One threshold's outcome, as {@code summary.json} and the report keep it; {@code note} says why it has no value.
+     * {@code firstBrokenS} is when the live judge first saw it broken, in seconds of measurement, or null if it never
+     * did; a windowed threshold's {@code actual} is its worst window's figure.
+     */
+    public record Result(String expression, String metric, boolean passed, Double actual, String note,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double firstBrokenS) {
+        public Result(String expression, String metric, boolean passed, Double actual, String note) {
+            this(expression, metric, passed, actual, note, null);
+        }
+
+        /** {@code threshold p99<2ms: broken (p99 = 3200), first at 12.0 s}, latencies in microseconds. */
         public String line() {
             String outcome = passed ? "passed" : "broken";
-            return String.format(Locale.ROOT, "threshold %s: %s (%s)", expression, outcome,
-                    actual == null ? note : metric + " = " + (actual == Math.rint(actual) ? String.format(Locale.ROOT,
-                            "%.0f", actual) : String.format(Locale.ROOT, "%.4g", actual)));
+            return String.format(Locale.ROOT, "threshold %s: %s (%s)%s", expression, outcome,
+                    actual == null ? note : metric + " = " + format(actual) + (note == null ? "" : "; " + note),
+                    firstBrokenS == null ? "" : String.format(Locale.ROOT, ", first broken at %.1f s", firstBrokenS));
         }
+
+        /** This outcome with {@code firstBrokenS}, and as {@code passed} and {@code actual} say. */
+        Result judged(boolean passed, Double actual, Double firstBrokenS) {
+            return new Result(expression, metric, passed, actual, note, firstBrokenS);
+        }
+    }
+
+    /** A figure as the lines print it: whole numbers without decimals, others to four significant digits. */
+    static String format(double value) {
+        return value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value)
+                : String.format(Locale.ROOT, "%.4g", value);
     }
 }

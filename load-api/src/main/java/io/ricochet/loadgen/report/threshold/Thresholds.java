@@ -26,25 +26,37 @@ public final class Thresholds {
         return results.stream().anyMatch(r -> !r.passed());
     }
 
-    /** {@code summary} as JSON with the outcomes under {@code thresholds}, when there are any. */
-    public static JsonNode withResults(Object summary, List<Threshold.Result> results) {
+    /**
+     * {@code summary} as JSON with the outcomes under {@code thresholds}, when there are any, and why a threshold
+     * aborted the run under {@code aborted}, when one did.
+     */
+    public static JsonNode withResults(Object summary, List<Threshold.Result> results, String aborted) {
         JsonNode json = ReportWriter.JSON.valueToTree(summary);
-        if (!results.isEmpty() && json instanceof ObjectNode object) {
-            object.set("thresholds", ReportWriter.JSON.valueToTree(results));
+        if (json instanceof ObjectNode object) {
+            add(object, results, aborted);
         }
         return json;
     }
 
-    /** Adds the outcomes to {@code dir/summary.json}, so the report keeps which threshold broke. */
-    public static void annotate(Path dir, List<Threshold.Result> results) {
+    private static void add(ObjectNode summary, List<Threshold.Result> results, String aborted) {
+        if (!results.isEmpty()) {
+            summary.set("thresholds", ReportWriter.JSON.valueToTree(results));
+        }
+        if (aborted != null) {
+            summary.put("aborted", aborted);
+        }
+    }
+
+    /** Adds the outcomes, and an abort's reason, to {@code dir/summary.json}, so the report keeps which broke when. */
+    public static void annotate(Path dir, List<Threshold.Result> results, String aborted) {
         Path file = dir.resolve("summary.json");
-        if (results.isEmpty() || !Files.isRegularFile(file)) {
+        if ((results.isEmpty() && aborted == null) || !Files.isRegularFile(file)) {
             return;
         }
         try {
             JsonNode summary = ReportWriter.JSON.readTree(file.toFile());
             if (summary instanceof ObjectNode object) {
-                object.set("thresholds", ReportWriter.JSON.valueToTree(results));
+                add(object, results, aborted);
                 ReportWriter.JSON.writeValue(file.toFile(), object);
             }
         } catch (IOException e) {

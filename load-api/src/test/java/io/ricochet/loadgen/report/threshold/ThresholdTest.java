@@ -64,4 +64,37 @@ class ThresholdTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(expression));
         assertTrue(e.getMessage().contains("'" + expression + "'"), e.getMessage());
     }
+
+    @Test
+    void aWindowAbortAndDelayAreParsedAndTheExpressionKeptAsWritten() {
+        Threshold t = Threshold.parse("p99[30s]<5ms;abort;delay=1m");
+        assertEquals(java.time.Duration.ofSeconds(30), t.window());
+        assertTrue(t.abort());
+        assertEquals(java.time.Duration.ofMinutes(1), t.delay());
+        assertEquals(5_000, t.value());
+        assertEquals("p99[30s]<5ms;abort;delay=1m", t.expression());
+        Threshold plain = Threshold.parse("errors==0");
+        assertFalse(plain.windowed());
+        assertFalse(plain.abort());
+        assertEquals(java.time.Duration.ZERO, plain.delay());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"p99[]<5ms", "p99[0s]<5ms", "p99[-1s]<5ms", "p99[soon]<5ms", "p99<5ms;abort;abort",
+        "p99<5ms;delay=1s", "p99<5ms;abort;delay=-1s", "p99<5ms;stop", "p99<5ms;", "p99[1s<5ms"})
+    void aBadWindowOrOptionIsRefusedByName(String expression) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(expression));
+        assertTrue(e.getMessage().startsWith("threshold: '" + expression + "'"), e.getMessage());
+    }
+
+    @Test
+    void aTotalOfARunThatLostAWorkerBreaksRatherThanPassOnTheSmallerLoad() {
+        JsonNode lost = json("{\"merged\":{\"requests\":500,\"qps\":100,\"latency_us\":{\"p99\":100}},"
+                + "\"workers\":3,\"workers_lost\":1}");
+        Threshold.Result total = Threshold.parse("requests>10").check(lost);
+        assertFalse(total.passed());
+        assertEquals("threshold requests>10: broken (requests = 500; 1 of 3 workers lost, so this total is of a smaller "
+                + "load)", total.line());
+        assertTrue(Threshold.parse("p99<1ms").check(lost).passed(), "a percentile is not a total");
+    }
 }

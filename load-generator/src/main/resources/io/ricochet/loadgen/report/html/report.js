@@ -57,9 +57,13 @@
   if (merged.first_error) headline.push({ label: "first error", value: merged.first_error, bad: true });
   (s.thresholds || []).forEach(function (t) {
     var actual = t.actual === null || t.actual === undefined ? t.note : t.metric + " = " + num(t.actual, 4);
-    headline.push({ label: "threshold " + t.expression + ": " + actual, value: t.passed ? "passed" : "broken",
+    // When the live judge first saw it broken, in seconds of measurement: the time axis of the charts below.
+    var first = t.first_broken_s === null || t.first_broken_s === undefined ? ""
+      : ", first broken at " + num(t.first_broken_s, 1) + " s";
+    headline.push({ label: "threshold " + t.expression + ": " + actual + first, value: t.passed ? "passed" : "broken",
       bad: !t.passed });
   });
+  if (s.aborted) headline.push({ label: "aborted", value: s.aborted, bad: true });
   tiles(headline);
 
   // Over time, from intervals.csv and latency.hlog: one time axis and one cursor for every chart of it, with the
@@ -202,9 +206,13 @@
     ], byWorker);
     chart("chart-workers-p99", "p99 per worker", "worker", indices, [{ label: "p99", axis: "p99", ticks: C.usTicks,
       values: workers.map(function (w) { return w.p99_us; }), pointsOnly: true, color: COLORS[1] }], byWorker);
-    table(["worker", "state", "host", "requests", "ok", "bad", "errors", "intervals", "p99", "exit", "reason"], workers.map(function (w) {
+    // A worker lost after the start: from its lost_at_s on, the merged intervals miss its shard.
+    table(["worker", "state", "host", "requests", "ok", "bad", "errors", "intervals", "p99", "exit", "lost at",
+      "reason"], workers.map(function (w) {
+      var lost = w.lost_at_s === null || w.lost_at_s === undefined || w.lost_at_s === "" ? ""
+        : num(Number(w.lost_at_s), 1) + " s (its shard missing from then on)";
       return [String(w.index), w.state, w.host, num(w.requests, 0), num(w.ok, 0), num(w.bad, 0), num(w.errors, 0),
-        num(w.intervals, 0), us(w.p99_us), String(w.exit_code), w.reason || ""];
+        num(w.intervals, 0), us(w.p99_us), String(w.exit_code), lost, w.reason || ""];
     }), 3);
   }
 
