@@ -15,12 +15,16 @@ import io.ricochet.loadgen.distributed.WorkerLoss;
 import io.ricochet.loadgen.k8s.KubernetesExecutor;
 import io.ricochet.loadgen.k8s.KubernetesSettings;
 import io.ricochet.loadgen.k8s.PodScrapeTargets;
+import io.ricochet.loadgen.k8s.RunVerdict;
 import io.ricochet.loadgen.plan.CapacityPlan;
 import io.ricochet.loadgen.report.DistributedSummary;
 import io.ricochet.loadgen.report.RpcSummary;
 import io.ricochet.loadgen.report.RpcSummaryTable;
 import io.ricochet.loadgen.report.Summary;
 import io.ricochet.loadgen.report.SummaryTable;
+import io.ricochet.loadgen.report.ReportWriter;
+import io.ricochet.loadgen.report.threshold.Threshold;
+import io.ricochet.loadgen.report.threshold.Thresholds;
 import io.ricochet.loadgen.run.ScenarioWorkloads;
 import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.loadgen.scenario.ScenarioException;
@@ -122,6 +126,11 @@ class ControllerCommand implements Callable<Integer> {
 
         @Option(names = "--job-name", description = "Name of the Job (default: ricochet-workers-<random>).")
         String jobName;
+
+        @Option(names = "--verdict-job", paramLabel = "JOB", description = "When the run ends, write its verdict on "
+                + "Job JOB (the controller's own, in k8s/): the annotation ricochet.io/verdict, a ConfigMap with the "
+                + "summary and every threshold's verdict, and an Event (docs/kubernetes.md).")
+        String verdictJob;
 
         @Option(names = "--keep", description = "Keep the Job after the run instead of deleting it.")
         boolean keep;
@@ -336,7 +345,46 @@ class ControllerCommand implements Callable<Integer> {
                 exit = ExitCodes.FAILURE;
             }
             Reports.writeHtml(s.report(), spec.commandLine().getErr());
-            return alone.exitStatus(exit);
+            exit = alone.exitStatus(exit);
+            if (kubernetes.verdictJob != null) {
+                publishVerdict(s, alone, summary, exit, err);
+            }
+            return exit;
+        }
+    }
+
+    /**
+     * Writes the run's verdict where Kubernetes users look ({@link RunVerdict}); an API that refuses it is a warning:
+     * the run's figures and exit status stand.
+     */
+    private void publishVerdict(Scenario s, StandAlone alone, DistributedSummary summary, int exit, PrintStream err) {
+        List<Threshold.Result> results = alone.live().complete(Thresholds.check(s.thresholds(), summary));
+        String aborted = alone.live().abortReason() != null ? alone.live().abortReason() : summary.aborted() != null
+                ? summary.aborted() : alone.stopped() ? "stopped by a signal" : null;
+        RunVerdict.Outcome.Kind kind = aborted != null ? RunVerdict.Outcome.Kind.ABORTED
+                : exit == ExitCodes.OK ? RunVerdict.Outcome.Kind.PASSED : RunVerdict.Outcome.Kind.FAILED;
+        Summary m = summary.merged();
+        long held = results.stream().filter(Threshold.Result::passed).count();
+        String message = kind.label() + ": " + (aborted != null ? aborted + "; " : "") + m.requests() + " requests, "
+                + String.format(java.util.Locale.ROOT, "%.0f", m.qps()) + " qps, p99 " + m.latencyUs().p99() + " us, "
+                + m.errors() + " errors, " + m.bad() + " bad" + (results.isEmpty() ? ""
+                : ", thresholds " + held + " of " + results.size() + " held") + ", exit " + exit;
+        String json;
+        try {
+            json = ReportWriter.JSON.writeValueAsString(Thresholds.withResults(summary, results, aborted));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            json = "{}";
+        }
+        String run = System.getenv("POD_NAME") != null ? System.getenv("POD_NAME") : kubernetes.verdictJob;
+        try (KubernetesClient client = KubernetesExecutor.connect()) {
+            String namespace = kubernetes.namespace != null ? kubernetes.namespace
+                    : client.getNamespace() != null ? client.getNamespace() : "default";
+            String name = RunVerdict.publish(client, namespace, kubernetes.verdictJob, run,
+                    new RunVerdict.Outcome(kind, message, json));
+            err.println("controller: verdict " + kind.label() + " written on job/" + kubernetes.verdictJob
+                    + ", configmap/" + name + " and an event");
+        } catch (KubernetesClientException e) {
+            err.println("warning: cannot write the verdict on job/" + kubernetes.verdictJob + ": " + e.getMessage());
         }
     }
 
@@ -383,6 +431,10 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     private void checkScrapeSelector(boolean onKubernetes) {
+        if (kubernetes.verdictJob != null && !onKubernetes) {
+            throw usage("verdict-job: " + kubernetes.verdictJob + " (expected: with --executor kubernetes, in the "
+                    + "controller's Job)");
+        }
         if (kubernetes.scrapeSelector == null) {
             return;
         }

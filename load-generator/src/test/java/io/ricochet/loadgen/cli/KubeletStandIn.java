@@ -51,11 +51,14 @@ final class KubeletStandIn implements AutoCloseable {
         this.entrypoint = List.copyOf(entrypoint);
     }
 
-    /** Waits for the Job, then starts one worker per index. */
+    /** Waits for the workers' Job (the controller's own may be there too), then starts one worker per index. */
     void runJob(long timeoutMillis) throws Exception {
         job = Awaitility.await("a Job created by the controller").atMost(Duration.ofMillis(timeoutMillis))
                 .pollInterval(Duration.ofMillis(50))
-                .until(() -> client.batch().v1().jobs().inNamespace(namespace).list().getItems(), jobs -> !jobs.isEmpty())
+                .until(() -> client.batch().v1().jobs().inNamespace(namespace)
+                        .withLabel(io.ricochet.loadgen.k8s.JobFactory.LABEL_COMPONENT,
+                                io.ricochet.loadgen.k8s.JobFactory.COMPONENT).list().getItems(),
+                        jobs -> !jobs.isEmpty())
                 .get(0);
         List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
         for (int i = 0; i < job.getSpec().getCompletions(); i++) {

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.ricochet.loadgen.k8s.JobFactory;
 import io.ricochet.loadgen.k8s.KubernetesExecutor;
+import io.ricochet.loadgen.k8s.RunVerdict;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -57,8 +58,14 @@ class KubernetesControllerIT {
 
     @Test
     void runsTheWorkersAsAnIndexedJobAndDeletesItAfterwards(@TempDir Path logs) throws Exception {
+        // The controller's own Job, as k8s/ makes it: the verdict is written on it.
+        client.batch().v1().jobs().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
+                .withNewMetadata().withName("ricochet-load-controller").endMetadata().withNewSpec().withNewTemplate()
+                .withNewSpec().addNewContainer().withName("controller").withImage("ricochet/ricochet").endContainer()
+                .withRestartPolicy("Never").endSpec().endTemplate().endSpec().build()).create();
         CompletableFuture<Cli.Result> run = CompletableFuture.supplyAsync(() -> Cli.run("controller", "--workers", "2",
                 "--executor", "kubernetes", "--namespace", NS, "--job-name", "load-1", "--image", "example/lg:1",
+                "--verdict-job", "ricochet-load-controller",
                 "--ttl", "300", "--worker-cpu", "500m", "--worker-memory", "1Gi", "--instance", "ci", "--bind", "127.0.0.1",
                 "--advertise", "127.0.0.1", "--start-timeout", "60s",
                 "echo", "--target", cluster.target(), "--connections", "20", "--duration", "2s", "--json"));
@@ -97,7 +104,23 @@ class KubernetesControllerIT {
         assertEquals("DONE", s.get("worker_rows").get(0).get("state").asText());
         assertEquals("DONE", s.get("worker_rows").get(1).get("state").asText());
         assertNull(client.batch().v1().jobs().inNamespace(NS).withName("load-1").get(), "the Job is deleted on exit");
+        // Before this test reads the verdict back with calls of its own.
         assertControllerCallsOnlyWhatTheRoleGrants();
+        // The verdict, where kubectl shows it: the Job's annotation, the ConfigMap it names, an Event on the Job.
+        Job controller = client.batch().v1().jobs().inNamespace(NS).withName("ricochet-load-controller").get();
+        assertEquals("passed", controller.getMetadata().getAnnotations().get("ricochet.io/verdict"));
+        String name = controller.getMetadata().getAnnotations().get("ricochet.io/verdict-configmap");
+        var verdict = client.configMaps().inNamespace(NS).withName(name).get();
+        assertEquals("passed", verdict.getData().get("verdict"));
+        assertEquals(s.get("merged").get("ok").asLong(), Cli.JSON.readTree(verdict.getData().get("summary.json"))
+                .get("merged").get("ok").asLong());
+        assertEquals(1, client.configMaps().inNamespace(NS).withLabel("ricochet.io/job", "ricochet-load-controller")
+                .list().getItems().size());
+        var events = client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "ricochet-load-controller".equals(e.getInvolvedObject().getName())).toList();
+        assertEquals(1, events.size());
+        assertEquals("RunPassed", events.get(0).getReason());
+        assertTrue(events.get(0).getMessage().startsWith("passed: "), events.get(0).getMessage());
     }
 
     /** Every request the controller made maps to a verb on a resource the Role grants. */
@@ -112,20 +135,23 @@ class KubernetesControllerIT {
         }
         Set<String> granted = new HashSet<>();
         KubernetesExecutor.PERMISSIONS.forEach((resource, verbs) -> verbs.forEach(v -> granted.add(resource + ":" + v)));
+        RunVerdict.PERMISSIONS.forEach((resource, verbs) -> verbs.forEach(v -> granted.add(resource + ":" + v)));
         assertTrue(granted.containsAll(used), "used " + used + ", granted " + granted);
         assertTrue(used.containsAll(List.of("jobs:create", "jobs:delete", "pods:list", "pods:watch", "secrets:create",
-                "secrets:delete")), used.toString());
+                "secrets:delete", "jobs:patch", "configmaps:create", "events:create")), used.toString());
     }
 
     private static String permission(RecordedRequest r) {
         String path = r.getPath();
         String resource = path.contains("/pods") ? (path.contains("/log") ? "pods/log" : "pods")
-                : path.contains("/jobs") ? "jobs" : path.contains("/secrets") ? "secrets" : path;
-        boolean named = path.matches(".*/(pods|jobs|secrets)/[^/?]+.*");
+                : path.contains("/jobs") ? "jobs" : path.contains("/secrets") ? "secrets"
+                : path.contains("/configmaps") ? "configmaps" : path.contains("/events") ? "events" : path;
+        boolean named = path.matches(".*/(pods|jobs|secrets|configmaps|events)/[^/?]+.*");
         String verb = switch (r.getMethod()) {
             case "POST" -> "create";
             case "DELETE" -> "delete";
-            case "PUT", "PATCH" -> "update";
+            case "PUT" -> "update";
+            case "PATCH" -> "patch";
             default -> path.contains("watch=true") ? "watch" : named ? "get" : "list";
         };
         return resource + ":" + verb;

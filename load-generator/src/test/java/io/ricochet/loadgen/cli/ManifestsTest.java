@@ -38,6 +38,7 @@ import io.ricochet.commandline.ExitCodes;
 import io.ricochet.loadgen.k8s.JobFactory;
 import io.ricochet.loadgen.k8s.JvmSizing;
 import io.ricochet.loadgen.k8s.KubernetesExecutor;
+import io.ricochet.loadgen.k8s.RunVerdict;
 import io.ricochet.loadgen.k8s.KubernetesSettings;
 import io.ricochet.loadgen.k8s.RestrictedProfile;
 import java.io.File;
@@ -314,7 +315,12 @@ class ManifestsTest {
                 granted.computeIfAbsent(resource, r -> new HashSet<>()).addAll(rule.getVerbs());
             }
         }
-        assertEquals(KubernetesExecutor.PERMISSIONS, granted);
+        // Exactly what the controller calls: its executor's, and the verdict's.
+        Map<String, Set<String>> called = new HashMap<>();
+        for (Map<String, Set<String>> p : List.of(KubernetesExecutor.PERMISSIONS, RunVerdict.PERMISSIONS)) {
+            p.forEach((resource, verbs) -> called.computeIfAbsent(resource, r -> new HashSet<>()).addAll(verbs));
+        }
+        assertEquals(called, granted);
         RoleBinding binding = one(objects, RoleBinding.class, CONTROLLER);
         ServiceAccount account = one(objects, ServiceAccount.class, CONTROLLER);
         assertEquals(role.getMetadata().getName(), binding.getRoleRef().getName());
@@ -777,15 +783,31 @@ class ManifestsTest {
     }
 
     /**
-     * The controller's args as its container gets them: each $(VAR) expanded from the profile's ConfigMap, and the
+     * The controller's args as its container gets them: each $(VAR) expanded from the profile's ConfigMap (or the
+     * downward API's fields), and the
      * scenario file's path the one {@link #scenarioFile} writes in {@code dir}, the file the pod would have mounted.
      */
     private static List<String> controllerArgs(List<HasMetadata> objects, Path dir) throws IOException {
-        Map<String, String> env = one(objects, ConfigMap.class, CONFIG).getData();
+        Map<String, String> env = new HashMap<>(one(objects, ConfigMap.class, CONFIG).getData());
+        // The downward API's: the label job-name is the one Kubernetes puts on a Job's pods, the Job's name.
+        Job job = one(objects, Job.class, CONTROLLER);
+        fromPod(job).forEach((name, path) -> env.put(name, path.equals("metadata.labels['job-name']")
+                ? job.getMetadata().getName() : "<" + path + ">"));
         String scenario = "--scenario=" + scenarioFile(objects, dir);
         return one(objects, Job.class, CONTROLLER).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()
                 .stream().map(a -> expand(a, env)).map(a -> a.equals("--scenario=" + SCENARIO_FILE) ? scenario : a)
                 .toList();
+    }
+
+    /** The controller container's variables that the downward API sets: name → field path. */
+    private static Map<String, String> fromPod(Job job) {
+        Map<String, String> fields = new HashMap<>();
+        for (var e : job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()) {
+            if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null) {
+                fields.put(e.getName(), e.getValueFrom().getFieldRef().getFieldPath());
+            }
+        }
+        return fields;
     }
 
     /** The echo profiles: the workload profile's scenario needs the example's jar, which this module does not have. */
@@ -950,6 +972,7 @@ class ManifestsTest {
         while (shell.find()) {
             used.add(shell.group(1));
         }
+        used.removeAll(fromPod(one(objects, Job.class, CONTROLLER)).keySet());
         assertEquals(used, new TreeSet<>(one(objects, ConfigMap.class, CONFIG).getData().keySet()), profile);
     }
 
