@@ -10,6 +10,7 @@ import io.ricochet.loadgen.report.threshold.Margin;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.report.threshold.Thresholds;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -79,14 +80,23 @@ public final class LoadResult {
     /** The result of a run: its thresholds judged on {@code summary} and, during the run, by {@code live}. */
     static LoadResult of(Object summary, List<Threshold> thresholds, LiveThresholds live, Path report,
             List<String> workers, List<String> given) {
-        List<Threshold.Result> results = live.complete(Thresholds.check(thresholds, summary));
+        return of(summary, summary, thresholds, live, report, workers, given);
+    }
+
+    /**
+     * As above, the thresholds judged on {@code judged}: a distributed run's whole summary, whose lost workers break
+     * every threshold on a total.
+     */
+    static LoadResult of(Object summary, Object judged, List<Threshold> thresholds, LiveThresholds live, Path report,
+            List<String> workers, List<String> given) {
+        List<Threshold.Result> results = live.complete(Thresholds.check(thresholds, judged));
         if (report != null) {
             Thresholds.annotate(report, results, live.abortReason());
         }
         List<String> problems = given;
         if (live.abortReason() != null) {
-            problems = new java.util.ArrayList<>(given);
-            problems.add("aborted: " + live.abortReason());
+            problems = new ArrayList<>(given);
+            problems.add(0, "aborted: " + live.abortReason());
         }
         if (summary instanceof RpcSummary r) {
             // An RPC run's requests that ended: those answered and those that failed.

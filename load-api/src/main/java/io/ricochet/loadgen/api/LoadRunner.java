@@ -104,7 +104,7 @@ final class LoadRunner {
                 failed.add("the workers' logs are in " + logs);
             }
             clean = failed.isEmpty();
-            return LoadResult.of(summary.merged(), s.thresholds(), live, s.report(), rows, failed);
+            return LoadResult.of(summary.merged(), summary, s.thresholds(), live, s.report(), rows, failed);
         } finally {
             // After the executor's close, which waits for the workers: a failed run keeps its logs to read.
             if (ownLogs && clean) {

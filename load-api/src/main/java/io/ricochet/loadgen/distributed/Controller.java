@@ -116,6 +116,8 @@ public final class Controller implements AutoCloseable {
                 abortOnLoss();
                 merger.emitIntervals(reporter, false);
             }
+            // A loss that ended the last running worker ended the loop too: the run still says why it stopped.
+            abortOnLoss();
             merger.emitIntervals(reporter, true);
             return merger.finish(report, base, (System.nanoTime() - start) / 1e9, executorName, service.refused(),
                     aborted);

@@ -67,7 +67,7 @@ public final class ScenarioRuns {
         if (s.severalRuns() || s.thresholds().isEmpty()) {
             return LiveThresholds.none();
         }
-        return new LiveThresholds(s.thresholds(), s.interval(), s.command() == Command.UDP_STREAM, progress);
+        return new LiveThresholds(s.thresholds(), s.interval(), s.command().label(), progress);
     }
 
     /** The engine's spec of a framed scenario: its target, connections, pacing and timing, and its security. */

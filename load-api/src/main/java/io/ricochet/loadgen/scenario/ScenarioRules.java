@@ -19,6 +19,8 @@ import io.ricochet.transport.Protocol;
  * ({@link SecurityRules}, {@link WorkloadRules}), run from here.
  */
 final class ScenarioRules {
+    /** The most intervals a threshold's window spans: each keeps its latencies, some 32 to 90 KiB, until it leaves. */
+    static final int MAX_WINDOW_INTERVALS = 3600;
     /** The largest body of an RPC call that the generator makes itself. */
     static final int MAX_RPC_BODY = 1 << 20;
 
@@ -66,6 +68,11 @@ final class ScenarioRules {
             }
             if (!t.windowed()) {
                 continue;
+            }
+            if (t.window().toNanos() / Math.max(1, s.interval().toNanos()) > MAX_WINDOW_INTERVALS) {
+                throw new InvalidValueException("thresholds", t.expression(), "a window of at most "
+                        + MAX_WINDOW_INTERVALS + " intervals of " + Durations.format(s.interval())
+                        + " (a longer --interval takes a longer window)");
             }
             if (t.window().compareTo(s.interval()) < 0) {
                 throw new InvalidValueException("thresholds", t.expression(), "a window of at least the interval, "

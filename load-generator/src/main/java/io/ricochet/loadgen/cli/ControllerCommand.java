@@ -180,6 +180,10 @@ class ControllerCommand implements Callable<Integer> {
             throw usage("workers: " + workers + " (expected: >= 1)");
         }
         checkScrapeSelector(onKubernetes);
+        if (kubernetes.verdictJob != null && !onKubernetes) {
+            throw usage("verdict-job: " + kubernetes.verdictJob + " (expected: with --executor kubernetes, in the "
+                    + "controller's Job)");
+        }
         double[] shares = weights();
         Parsed parsed = parseScenario();
         Scenario s = parsed.scenario();
@@ -375,7 +379,9 @@ class ControllerCommand implements Callable<Integer> {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             json = "{}";
         }
-        String run = System.getenv("POD_NAME") != null ? System.getenv("POD_NAME") : kubernetes.verdictJob;
+        // The run's name: its pod's, or, outside one, the Job's and the time, so that a rerun does not collide.
+        String run = System.getenv("POD_NAME") != null ? System.getenv("POD_NAME")
+                : kubernetes.verdictJob + "-" + System.currentTimeMillis() / 1000;
         try (KubernetesClient client = KubernetesExecutor.connect()) {
             String namespace = kubernetes.namespace != null ? kubernetes.namespace
                     : client.getNamespace() != null ? client.getNamespace() : "default";
@@ -431,10 +437,6 @@ class ControllerCommand implements Callable<Integer> {
     }
 
     private void checkScrapeSelector(boolean onKubernetes) {
-        if (kubernetes.verdictJob != null && !onKubernetes) {
-            throw usage("verdict-job: " + kubernetes.verdictJob + " (expected: with --executor kubernetes, in the "
-                    + "controller's Job)");
-        }
         if (kubernetes.scrapeSelector == null) {
             return;
         }

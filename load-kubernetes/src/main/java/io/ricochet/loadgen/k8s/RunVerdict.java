@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -42,7 +44,7 @@ public final class RunVerdict {
     static final String CONFIG_MAP = "ricochet.io/verdict-configmap";
     static final String JOB = "ricochet.io/job";
     /** Room for the summary in a ConfigMap, whose whole is at most 1 MiB. */
-    static final int MAX_SUMMARY_CHARS = 900 * 1024;
+    static final int MAX_SUMMARY_BYTES = 900 * 1024;
 
     private RunVerdict() {
     }
@@ -56,6 +58,7 @@ public final class RunVerdict {
         public enum Kind {
             PASSED, FAILED, ABORTED;
 
+            /** {@code passed}, {@code failed} or {@code aborted}: the annotation's and the label's value. */
             public String label() {
                 return name().toLowerCase(Locale.ROOT);
             }
@@ -64,46 +67,71 @@ public final class RunVerdict {
 
     /**
      * Writes {@code outcome} for the run of Job {@code job} in {@code namespace}, whose controller pod is {@code run}:
-     * the annotation, the ConfigMap and the Event. Returns the ConfigMap's name.
+     * the ConfigMap, the annotation and the Event, each whatever became of the others. Returns the ConfigMap's name.
      *
-     * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API refuses one of them
+     * @throws KubernetesClientException when the API refused any of them, naming each refusal, after trying all three
      */
     public static String publish(KubernetesClient client, String namespace, String job, String run, Outcome outcome) {
         String name = configMapName(run);
+        StringBuilder refused = new StringBuilder();
+        String uid = null;
+        try {
+            client.configMaps().inNamespace(namespace).resource(configMap(namespace, job, name, outcome)).create();
+        } catch (KubernetesClientException e) {
+            refused.append("configmap/").append(name).append(": ").append(e.getMessage()).append("; ");
+        }
+        try {
+            // A merge patch of two annotations: the controller may patch its Job, not replace it.
+            String patch = "{\"metadata\":{\"annotations\":{\"" + VERDICT + "\":\"" + outcome.kind().label()
+                    + "\",\"" + CONFIG_MAP + "\":\"" + name + "\"}}}";
+            Job patched = client.batch().v1().jobs().inNamespace(namespace).withName(job)
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            uid = patched == null ? null : patched.getMetadata().getUid();
+        } catch (KubernetesClientException e) {
+            refused.append("job/").append(job).append(": ").append(e.getMessage()).append("; ");
+        }
+        try {
+            client.v1().events().inNamespace(namespace).resource(event(namespace, job, uid, outcome)).create();
+        } catch (KubernetesClientException e) {
+            refused.append("event: ").append(e.getMessage()).append("; ");
+        }
+        if (refused.length() > 0) {
+            throw new KubernetesClientException(refused.substring(0, refused.length() - 2));
+        }
+        return name;
+    }
+
+    private static ConfigMap configMap(String namespace, String job, String name, Outcome outcome) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("app.kubernetes.io/name", "ricochet");
         labels.put("app.kubernetes.io/component", "verdict");
         labels.put(JOB, job);
         labels.put(VERDICT, outcome.kind().label());
-        String summary = outcome.summaryJson().length() <= MAX_SUMMARY_CHARS ? outcome.summaryJson()
+        // A ConfigMap holds at most 1 MiB, counted in bytes.
+        String summary = outcome.summaryJson().getBytes(StandardCharsets.UTF_8).length <= MAX_SUMMARY_BYTES
+                ? outcome.summaryJson()
                 : "{\"note\": \"the summary was over 900 KiB: the report's summary.json has it whole\"}";
-        ConfigMap verdict = new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(namespace)
                 .withLabels(labels).endMetadata()
                 .addToData("verdict", outcome.kind().label())
                 .addToData("message", outcome.message())
                 .addToData("summary.json", summary)
                 .build();
-        client.configMaps().inNamespace(namespace).resource(verdict).create();
-        // A merge patch of two annotations: the controller may patch its Job, not replace it.
-        String patch = "{\"metadata\":{\"annotations\":{\"" + VERDICT + "\":\"" + outcome.kind().label() + "\",\""
-                + CONFIG_MAP + "\":\"" + name + "\"}}}";
-        Job patched = client.batch().v1().jobs().inNamespace(namespace).withName(job)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    private static Event event(String namespace, String job, String uid, Outcome outcome) {
         String now = Instant.now().toString();
-        Event event = new EventBuilder().withNewMetadata().withGenerateName(job + "-verdict-")
+        String label = outcome.kind().label();
+        return new EventBuilder().withNewMetadata().withGenerateName(job + "-verdict-")
                 .withNamespace(namespace).endMetadata()
                 .withNewInvolvedObject().withApiVersion("batch/v1").withKind("Job").withName(job)
-                .withNamespace(namespace).withUid(patched == null ? null : patched.getMetadata().getUid())
-                .endInvolvedObject()
+                .withNamespace(namespace).withUid(uid).endInvolvedObject()
                 .withType(outcome.kind() == Outcome.Kind.PASSED ? "Normal" : "Warning")
-                .withReason("Run" + outcome.kind().label().substring(0, 1).toUpperCase(Locale.ROOT)
-                        + outcome.kind().label().substring(1))
+                .withReason("Run" + label.substring(0, 1).toUpperCase(Locale.ROOT) + label.substring(1))
                 .withMessage(outcome.message())
                 .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .withNewSource().withComponent("ricochet-controller").endSource()
                 .build();
-        client.v1().events().inNamespace(namespace).resource(event).create();
-        return name;
     }
 
     /** {@code RUN-verdict}, the run's name cut so that the whole is within the 253 characters a name may have. */

@@ -57,9 +57,13 @@ class RunVerdictTest {
     }
 
     @Test
-    void aMissingJobIsTheApisErrorNotASilentPass() {
-        assertThrows(KubernetesClientException.class, () -> RunVerdict.publish(client, NS, "no-such-job", "run-1",
-                new RunVerdict.Outcome(RunVerdict.Outcome.Kind.PASSED, "passed", "{}")));
+    void aMissingJobIsTheApisErrorButTheConfigMapAndEventAreStillWritten() {
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> RunVerdict.publish(client,
+                NS, "no-such-job", "run-1", new RunVerdict.Outcome(RunVerdict.Outcome.Kind.PASSED, "passed", "{}")));
+        assertTrue(e.getMessage().startsWith("job/no-such-job: "), e.getMessage());
+        assertEquals("passed", client.configMaps().inNamespace(NS).withName("run-1-verdict").get().getData()
+                .get("verdict"));
+        assertEquals(1, client.v1().events().inNamespace(NS).list().getItems().size());
     }
 
     @Test

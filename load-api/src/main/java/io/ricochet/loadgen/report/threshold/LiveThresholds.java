@@ -3,12 +3,9 @@ package io.ricochet.loadgen.report.threshold;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ricochet.loadgen.engine.Interval;
 import io.ricochet.loadgen.engine.RunHooks;
-import io.ricochet.loadgen.report.LatencySummary;
-import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,14 +16,15 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Judges a run's thresholds once an interval, in the process that sees the whole run: the single process, or the
- * controller on the merged intervals. A threshold without a window is judged on the run so far, one with a window on
- * its last {@code window} of intervals, once that many have been measured. The first breach of each is said on the
+ * controller on the merged intervals. A threshold without a window is judged on the run so far (but for a floor on a
+ * total or a rate, which a run reaches only over time: {@link Threshold#judgedLive()}), one with a window on its last
+ * {@code window} of intervals, once that many have been measured. The first breach of each is said on the
  * progress output and kept ({@link Threshold.Result#firstBrokenS()}); a breach of an {@code ;abort} threshold after its
  * delay asks the run to stop ({@link #abortReason()}). At the end, {@link #complete} adds what was seen live to the
  * verdicts on the summary: a windowed threshold is broken if any interval's window broke it.
  *
  * <pre>{@code
- * LiveThresholds live = new LiveThresholds(thresholds, Duration.ofSeconds(1), false, System.err);
+ * LiveThresholds live = new LiveThresholds(thresholds, Duration.ofSeconds(1), "echo", System.err);
  * RunHooks hooks = live.hooks(RunHooks.NONE);     // judges each interval, and stops the run on an abort
  * ...
  * List<Threshold.Result> verdicts = live.complete(Thresholds.check(thresholds, summary));
@@ -39,7 +37,7 @@ import org.HdrHistogram.Histogram;
 public final class LiveThresholds implements Consumer<Interval> {
     private final List<Threshold> thresholds;
     private final PrintStream progress;
-    private final boolean measuresLoss;
+    private final Span.Figures kind;
     /** The run so far, and each distinct window's last intervals. */
     private final Span whole = new Span(0);
     private final Map<Duration, Span> windows = new LinkedHashMap<>();
@@ -48,18 +46,22 @@ public final class LiveThresholds implements Consumer<Interval> {
     private final boolean[] windowBroken;
     private double elapsedS;
     private volatile String abortReason;
-    private Runnable onAbort = () -> { };
+    private volatile Runnable onAbort = () -> { };
 
     /**
      * @param thresholds   what to judge, in the order of the verdicts {@link #complete} is given
      * @param interval     the run's interval, which a window is counted in
-     * @param measuresLoss whether the command measures {@code loss} (udp-stream)
+     * @param command      the command's name, which says how its summary reads {@code qps} and {@code loss}
      * @param progress     where first breaches and an abort are said, or null
      */
-    public LiveThresholds(List<Threshold> thresholds, Duration interval, boolean measuresLoss, PrintStream progress) {
+    public LiveThresholds(List<Threshold> thresholds, Duration interval, String command, PrintStream progress) {
         this.thresholds = List.copyOf(thresholds);
         this.progress = progress;
-        this.measuresLoss = measuresLoss;
+        this.kind = switch (command) {
+            case "rpc", "register" -> Span.Figures.RPC;
+            case "udp-stream" -> Span.Figures.DATAGRAMS;
+            default -> Span.Figures.FRAMES;
+        };
         for (Threshold t : this.thresholds) {
             if (t.windowed()) {
                 windows.computeIfAbsent(t.window(), w -> new Span(intervals(w, interval)));
@@ -72,7 +74,7 @@ public final class LiveThresholds implements Consumer<Interval> {
 
     /** A judge of nothing: it never aborts, and {@link #complete} returns the verdicts it is given. */
     public static LiveThresholds none() {
-        return new LiveThresholds(List.of(), Duration.ofSeconds(1), false, null);
+        return new LiveThresholds(List.of(), Duration.ofSeconds(1), "none", null);
     }
 
     /** How many intervals of {@code interval} make {@code window}: rounded up, at least one. */
@@ -138,17 +140,20 @@ public final class LiveThresholds implements Consumer<Interval> {
             copy.add(interval.latency());
             windows.values().forEach(span -> span.add(interval, copy, lengthS));
         }
-        ObjectNode run = whole.figures(measuresLoss);
+        ObjectNode run = whole.figures(kind);
         Map<Duration, ObjectNode> spans = new LinkedHashMap<>();
         for (int i = 0; i < thresholds.size(); i++) {
             Threshold t = thresholds.get(i);
+            if (!t.judgedLive()) {
+                continue;
+            }
             ObjectNode figures = run;
             if (t.windowed()) {
                 Span span = windows.get(t.window());
                 if (!span.full()) {
                     continue;
                 }
-                figures = spans.computeIfAbsent(t.window(), w -> span.figures(measuresLoss));
+                figures = spans.computeIfAbsent(t.window(), w -> span.figures(kind));
             }
             Double actual = Threshold.figure(t.metric(), figures);
             if (actual == null) {
@@ -204,12 +209,18 @@ public final class LiveThresholds implements Consumer<Interval> {
         if (thresholds.isEmpty()) {
             return atEnd;
         }
+        if (atEnd.size() != thresholds.size()) {
+            throw new IllegalArgumentException("verdicts: " + atEnd.size() + " (expected: one per threshold, "
+                    + thresholds.size() + ")");
+        }
         List<Threshold.Result> results = new ArrayList<>(atEnd.size());
         for (int i = 0; i < atEnd.size(); i++) {
             Threshold.Result end = atEnd.get(i);
-            Threshold t = i < thresholds.size() ? thresholds.get(i) : null;
-            if (t == null || !t.expression().equals(end.expression())) {
-                results.add(end);
+            Threshold t = thresholds.get(i);
+            if (end.note() != null) {
+                // Not measured by the command, or a total of a run that lost a worker: broken whatever was seen live.
+                results.add(end.judged(false, t.windowed() && worst[i] != null ? worst[i] : end.actual(),
+                        firstBroken[i]));
             } else if (t.windowed() && worst[i] != null) {
                 results.add(end.judged(!windowBroken[i], worst[i], firstBroken[i]));
             } else {
@@ -217,61 +228,5 @@ public final class LiveThresholds implements Consumer<Interval> {
             }
         }
         return results;
-    }
-
-    /** The last {@code capacity} intervals (every interval with 0): their counts and latencies summed. */
-    private static final class Span {
-        private final int capacity;
-        private final ArrayDeque<Entry> entries = new ArrayDeque<>();
-        private final Histogram latency = RunStats.newHistogram();
-        private RunStats.Counts counts = RunStats.Counts.ZERO;
-        private double seconds;
-
-        /** One interval as a window keeps it; its latency histogram is shared by every window. */
-        private record Entry(RunStats.Counts counts, Histogram latency, double seconds) {
-        }
-
-        Span(int capacity) {
-            this.capacity = capacity;
-        }
-
-        /** Adds {@code interval}; a window keeps {@code copy}, its latency, until the interval leaves it. */
-        void add(Interval interval, Histogram copy, double lengthS) {
-            counts = counts.plus(interval.delta());
-            latency.add(interval.latency());
-            seconds += lengthS;
-            if (capacity == 0) {
-                return;
-            }
-            entries.addLast(new Entry(interval.delta(), copy, lengthS));
-            if (entries.size() > capacity) {
-                Entry gone = entries.removeFirst();
-                counts = counts.minus(gone.counts());
-                latency.subtract(gone.latency());
-                seconds -= gone.seconds();
-            }
-        }
-
-        boolean full() {
-            return entries.size() >= capacity;
-        }
-
-        /** The span's figures under a summary's names, for {@link Threshold#figure}. */
-        ObjectNode figures(boolean measuresLoss) {
-            ObjectNode node = ReportWriter.JSON.createObjectNode();
-            node.put("requests", counts.completed());
-            node.put("ok", counts.ok());
-            node.put("bad", counts.bad());
-            node.put("errors", counts.errors());
-            node.put("late", counts.late());
-            node.put("unexpected", counts.unexpected());
-            node.put("connect_failures", counts.connectFailures());
-            node.put("qps", counts.ok() / Math.max(1e-3, seconds));
-            if (measuresLoss) {
-                node.put("loss", counts.sent() == 0 ? 0 : 1 - (double) counts.ok() / counts.sent());
-            }
-            node.set("latency_us", ReportWriter.JSON.valueToTree(LatencySummary.of(latency)));
-            return node;
-        }
     }
 }

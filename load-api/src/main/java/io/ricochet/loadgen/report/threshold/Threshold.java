@@ -125,8 +125,26 @@ public record Threshold(String expression, String metric, Op op, double value, D
                 default -> throw badUnit(expression, unit, "%, or none for a fraction");
             };
         };
-        return new Threshold(expression.strip(), m.group(1), Op.of(m.group(3)), value, window, abort,
+        Threshold t = new Threshold(expression.strip(), m.group(1), Op.of(m.group(3)), value, window, abort,
                 delay == null ? Duration.ZERO : delay);
+        if (abort && !t.judgedLive()) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': abort on " + t.metric + " without a "
+                    + "window (expected a window, such as " + t.metric + "[30s]: the whole run's " + t.metric
+                    + " is only known at its end)");
+        }
+        return t;
+    }
+
+    /**
+     * Whether a breach during the run is a breach: always with a window; without one, for a latency, a fraction, or a
+     * ceiling on a total that only grows ({@code errors<100}, {@code bad==0}). A floor on a total ({@code requests>1M})
+     * or any rate ({@code qps>19.5k}) is short early on in every run that meets it, so it is judged at the end only.
+     */
+    public boolean judgedLive() {
+        if (windowed() || METRICS.get(metric) != Kind.COUNT) {
+            return true;
+        }
+        return !metric.equals("qps") && (op == Op.LT || op == Op.LE || (op == Op.EQ && value == 0));
     }
 
     /** A window's or delay's duration: positive for a window, not negative for a delay. */
@@ -143,6 +161,17 @@ public record Threshold(String expression, String metric, Op op, double value, D
                     + " (expected: " + (what.equals("window") ? "> 0" : ">= 0") + ")");
         }
         return d;
+    }
+
+    public Threshold {
+        if (window != null && (window.isNegative() || window.isZero())) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': window " + window
+                    + " (expected: > 0)");
+        }
+        if (delay == null || delay.isNegative() || (!abort && !delay.isZero())) {
+            throw new IllegalArgumentException("threshold: '" + expression + "': delay " + delay
+                    + " (expected: >= 0, and 0 without abort)");
+        }
     }
 
     /** Whether this threshold is judged on a sliding window rather than on the whole run. */

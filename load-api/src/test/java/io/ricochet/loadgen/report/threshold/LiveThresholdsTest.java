@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ricochet.loadgen.engine.Interval;
@@ -43,7 +44,7 @@ class LiveThresholdsTest {
     @Test
     void aWindowIsJudgedOnItsLastIntervalsOnceFullAndBreaksTheRunIfAnyWindowBrokeIt() {
         List<Threshold> thresholds = parse("p99[3s]<5ms");
-        LiveThresholds live = new LiveThresholds(thresholds, SECOND, false, progress);
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
         // A slow second, then fast ones: the 3 s window that holds it breaks, the later ones do not.
         live.accept(interval(0, 100, 0, 9_000));
         live.accept(interval(1, 100, 0, 1_000));
@@ -64,7 +65,7 @@ class LiveThresholdsTest {
     @Test
     void aWindowThatNeverBreaksPassesWhateverTheRunAsAWhole() {
         List<Threshold> thresholds = parse("errors[2s]<10");
-        LiveThresholds live = new LiveThresholds(thresholds, SECOND, false, progress);
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
         // 5 errors a second: 10 in any 2 s window breaks "< 10"; 4 a second never does, though the run has 40.
         for (long i = 0; i < 10; i++) {
             live.accept(interval(i, 100, 4, 1_000));
@@ -78,7 +79,7 @@ class LiveThresholdsTest {
     @Test
     void anAbortWaitsForItsDelayThenStopsTheRunOnce() {
         List<Threshold> thresholds = parse("p99<5ms;abort;delay=3s");
-        LiveThresholds live = new LiveThresholds(thresholds, SECOND, false, progress);
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
         AtomicInteger stops = new AtomicInteger();
         live.onAbort(stops::incrementAndGet);
         RunHooks hooks = live.hooks(RunHooks.NONE);
@@ -101,7 +102,7 @@ class LiveThresholdsTest {
     @Test
     void aRateIsJudgedOverTheWindowsSeconds() {
         List<Threshold> thresholds = parse("qps[2s]>150");
-        LiveThresholds live = new LiveThresholds(thresholds, SECOND, false, progress);
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
         live.accept(interval(0, 200, 0, 100));
         live.accept(interval(1, 200, 0, 100));
         live.accept(interval(2, 50, 0, 100));
@@ -113,7 +114,7 @@ class LiveThresholdsTest {
     @Test
     void aFigureTheCommandDoesNotMeasureIsLeftToTheEnd() {
         List<Threshold> thresholds = parse("loss[1s]<1%;abort");
-        LiveThresholds live = new LiveThresholds(thresholds, SECOND, false, progress);
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
         live.accept(interval(0, 100, 0, 100));
         assertNull(live.abortReason());
         Threshold.Result end = new Threshold.Result("loss[1s]<1%;abort", "loss", false, null, "not measured by this command");
@@ -134,5 +135,59 @@ class LiveThresholdsTest {
         assertEquals(2, LiveThresholds.intervals(Duration.ofMillis(1500), SECOND));
         assertEquals(1, LiveThresholds.intervals(Duration.ofMillis(10), SECOND));
         assertNotNull(Threshold.parse("p99[1m30s]<5ms").window());
+    }
+
+    @Test
+    void aFloorOnATotalIsNotBrokenEarlyOnButAtTheEnd() {
+        List<Threshold> thresholds = parse("requests>250", "qps>50");
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
+        live.accept(interval(0, 100, 0, 100));
+        live.accept(interval(1, 100, 0, 100));
+        live.accept(interval(2, 100, 0, 100));
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "100 of 250 after a second is no breach");
+        List<Threshold.Result> end = live.complete(atEnd(thresholds, true));
+        assertTrue(end.get(0).passed() && end.get(0).firstBrokenS() == null, end.toString());
+    }
+
+    @Test
+    void aWindowWithoutRepliesIsNotReadAsFast() {
+        List<Threshold> thresholds = parse("p99[2s]<5ms");
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "echo", progress);
+        RunStats.Counts none = new RunStats.Counts(10, 0, 0, 0, 0, 0, 0, 0, 0);
+        for (long i = 0; i < 4; i++) {
+            live.accept(new Interval(i, i + 1, i * 1000, (i + 1) * 1000, 4, none, RunStats.newHistogram(), null, null,
+                    null, 0));
+        }
+        Threshold.Result end = new Threshold.Result("p99[2s]<5ms", "p99", true, 0.0, null);
+        Threshold.Result r = live.complete(List.of(end)).get(0);
+        assertNull(r.firstBrokenS());
+        assertEquals(0.0, r.actual(), "no window was judged: the end's figure stands");
+    }
+
+    @Test
+    void aWindowedThresholdOnWhatTheCommandDoesNotMeasureStaysBroken() {
+        List<Threshold> thresholds = parse("late[1s]==0");
+        LiveThresholds live = new LiveThresholds(thresholds, SECOND, "rpc", progress);
+        live.accept(interval(0, 100, 0, 100));
+        Threshold.Result end = new Threshold.Result("late[1s]==0", "late", false, null, "not measured by this command");
+        assertFalse(live.complete(List.of(end)).get(0).passed());
+    }
+
+    @Test
+    void verdictsThatAreNotOnePerThresholdAreRefused() {
+        LiveThresholds live = new LiveThresholds(parse("p99<1ms"), SECOND, "echo", progress);
+        assertThrows(IllegalArgumentException.class, () -> live.complete(List.of()));
+    }
+
+    @Test
+    void anRpcRunsRateIsItsVerifiedAnswers() {
+        List<Threshold> thresholds = parse("qps[1s]>150");
+        LiveThresholds frames = new LiveThresholds(thresholds, SECOND, "echo", progress);
+        LiveThresholds rpc = new LiveThresholds(thresholds, SECOND, "rpc", progress);
+        // 100 ok and 100 errors: 200 ended a second, 100 answered well.
+        frames.accept(interval(0, 100, 100, 100));
+        rpc.accept(interval(0, 100, 100, 100));
+        assertEquals(200.0, frames.complete(atEnd(thresholds, true)).get(0).actual());
+        assertEquals(100.0, rpc.complete(atEnd(thresholds, true)).get(0).actual());
     }
 }

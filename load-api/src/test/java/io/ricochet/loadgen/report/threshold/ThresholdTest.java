@@ -97,4 +97,21 @@ class ThresholdTest {
                 + "load)", total.line());
         assertTrue(Threshold.parse("p99<1ms").check(lost).passed(), "a percentile is not a total");
     }
+
+    @ParameterizedTest
+    @CsvSource({"p99<5ms, true", "errors<100, true", "bad==0, true", "error_rate<1%, true", "requests>1M, false",
+        "ok>=500k, false", "qps>19.5k, false", "qps<1M, false", "requests==1000, false", "qps[30s]>19.5k, true",
+        "requests[1m]>1k, true"})
+    void aFloorOnATotalOrAnyRateIsJudgedAtTheEndOnlyWithoutAWindow(String expression, boolean live) {
+        assertEquals(live, Threshold.parse(expression).judgedLive(), expression);
+    }
+
+    @Test
+    void anAbortOnWhatIsOnlyKnownAtTheEndIsRefusedAndAWindowSuggested() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Threshold.parse("qps>19.5k;abort"));
+        assertTrue(e.getMessage().contains("abort on qps without a window (expected a window, such as qps[30s]"),
+                e.getMessage());
+        assertTrue(Threshold.parse("qps[30s]>19.5k;abort").abort());
+    }
 }
