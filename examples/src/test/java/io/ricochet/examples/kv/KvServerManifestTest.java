@@ -149,7 +149,15 @@ class KvServerManifestTest {
     @Test
     void theWorkersJobTheControllerWouldCreateMeetsTheRestrictedProfile(@TempDir Path dir) throws Exception {
         Job job = read("load-controller/job.yaml", Job.class);
-        Map<String, String> env = read("load-controller/configmap.yaml", ConfigMap.class).getData();
+        Map<String, String> env = new java.util.HashMap<>(read("load-controller/configmap.yaml", ConfigMap.class)
+                .getData());
+        // The downward API's variables: the label job-name is the one Kubernetes puts on a Job's pods.
+        for (var e : job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()) {
+            if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null) {
+                env.put(e.getName(), e.getValueFrom().getFieldRef().getFieldPath().equals("metadata.labels['job-name']")
+                        ? job.getMetadata().getName() : "<" + e.getValueFrom().getFieldRef().getFieldPath() + ">");
+            }
+        }
         String scenario = "--scenario=" + scenarioFile(job, dir);
         List<String> args = new ArrayList<>(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs().stream()
                 .map(a -> expand(a, env)).map(a -> a.equals("--scenario=" + SCENARIO_FILE) ? scenario : a).toList());
@@ -182,7 +190,7 @@ class KvServerManifestTest {
                 ((Job) printed.get(1)).getSpec().getTtlSecondsAfterFinished());
     }
 
-    /** Kubernetes' $(VAR) expansion in args, from the ConfigMap. */
+    /** Kubernetes' $(VAR) expansion in args, from the ConfigMap and the downward API. */
     private static String expand(String arg, Map<String, String> env) {
         Matcher m = VARIABLE.matcher(arg);
         StringBuilder out = new StringBuilder();
