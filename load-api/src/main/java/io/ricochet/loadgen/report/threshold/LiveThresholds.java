@@ -7,6 +7,7 @@ import io.ricochet.loadgen.stats.RunStats;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -140,22 +141,15 @@ public final class LiveThresholds implements Consumer<Interval> {
             copy.add(interval.latency());
             windows.values().forEach(span -> span.add(interval, copy, lengthS));
         }
-        ObjectNode run = whole.figures(kind);
-        Map<Duration, ObjectNode> spans = new LinkedHashMap<>();
+        // Each span's figures once an interval, and only for a span some threshold judges now.
+        Map<Span, ObjectNode> figures = new HashMap<>();
         for (int i = 0; i < thresholds.size(); i++) {
             Threshold t = thresholds.get(i);
-            if (!t.judgedLive()) {
+            Span span = t.windowed() ? windows.get(t.window()) : whole;
+            if (!t.judgedLive() || !span.full()) {
                 continue;
             }
-            ObjectNode figures = run;
-            if (t.windowed()) {
-                Span span = windows.get(t.window());
-                if (!span.full()) {
-                    continue;
-                }
-                figures = spans.computeIfAbsent(t.window(), w -> span.figures(kind));
-            }
-            Double actual = Threshold.figure(t.metric(), figures);
+            Double actual = Threshold.figure(t.metric(), figures.computeIfAbsent(span, judged -> judged.figures(kind)));
             if (actual == null) {
                 continue;
             }
