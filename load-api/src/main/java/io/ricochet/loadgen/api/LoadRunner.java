@@ -71,6 +71,7 @@ final class LoadRunner {
         if (!s.command().rpc()) {
             config.put("warmup_s", s.effectiveWarmup().toNanos() / 1e9);
         }
+        ScenarioRuns.putStages(config, s);
         LiveThresholds live = ScenarioRuns.liveThresholds(s, out);
         ControllerSettings settings = new ControllerSettings(s.command().label(), s.target().toString(), shards,
                 workers.bindHost(), workers.port(), workers.advertiseHost(), s.interval(), workers.startTimeout(),

@@ -8,6 +8,7 @@ import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.run.ClientSecurity;
 import io.ricochet.loadgen.scenario.Command;
 import io.ricochet.loadgen.scenario.Scenario;
+import io.ricochet.loadgen.scenario.Values;
 import io.ricochet.loadgen.scenario.TlsSettings;
 import io.ricochet.loadgen.scenario.WorkloadSettings;
 import io.ricochet.loadgen.workload.FrameWorkload;
@@ -268,7 +269,7 @@ public final class LoadTest {
     public static final class Frames extends Common<Frames> {
         private Frames(InetSocketAddress target, Protocol protocol) {
             super(Scenario.builder(Command.ECHO).target(Targets.of(Objects.requireNonNull(target, "target")))
-                    .transport(protocol).connections(10));
+                    .transport(protocol));
         }
 
         /** The workload: what each request is and how its reply is checked (default: echo's generated bodies). */
@@ -302,6 +303,21 @@ public final class LoadTest {
         /** Requests per second of each connection, open loop (held connections that send rarely). */
         public Frames perConnectionRate(double requestsPerSecond) {
             scenario.perConnectionRate(requestsPerSecond);
+            return this;
+        }
+
+        /**
+         * The load's shape over time, as {@code --stages} takes it: rates ({@code "0:10s,20k:30s,20k:1m,0:10s"}, open
+         * loop, each stage ramping from the last target, or held with {@code :step}) or connections
+         * ({@code "100conns:10s,100conns:1m"}, opened as the target rises, drained and retired as it falls). The run
+         * lasts their total; a rate, a connection count or a duration given besides must agree with them.
+         *
+         * <pre>{@code
+         * LoadResult r = LoadTest.tcp(server).connections(50).stages("2k:5s,2k:10s,0:5s").run();
+         * }</pre>
+         */
+        public Frames stages(String stages) {
+            scenario.stages(Values.stages(Objects.requireNonNull(stages, "stages")));
             return this;
         }
 

@@ -50,6 +50,7 @@ final class DatagramLane extends FrameLane {
         abandonOldest();
         fill(System.nanoTime());
         flush();
+        closeIfRetired();
     }
 
     @Override

@@ -53,6 +53,8 @@ abstract class FrameLane extends Lane {
     private int largestSent;
     private long okOnConnection;
     private boolean failed;
+    /** Set when a connection schedule retires this lane: it sends nothing more, and closes once nothing is owed. */
+    private boolean retiring;
     private long unpublishedSent;
     private long unpublishedOk;
     private long unpublishedOkBytes;
@@ -225,6 +227,32 @@ abstract class FrameLane extends Lane {
             driver.ended(ended);
         }
         fill(now);
+        closeIfRetired();
+    }
+
+    /**
+     * Retires this connection (a connection schedule's target fell): it starts no more requests, and closes once the
+     * replies it is owed are in, so nothing in flight is cut off and nothing reconnects. On the lane's loop.
+     */
+    final void retire() {
+        retiring = true;
+        closeIfRetired();
+    }
+
+    /**
+     * Closes a retired lane once nothing is owed. One still in its TLS or Noise handshake closes when the handshake is
+     * done: cut off, it would count as a failed handshake.
+     */
+    final void closeIfRetired() {
+        if (retiring && inFlight == 0 && !closed && begun() && ctx != null && ctx.channel().isActive()) {
+            flush();
+            ctx.close();
+        }
+    }
+
+    @Override
+    final boolean mayFill() {
+        return !retiring && super.mayFill();
     }
 
     @Override
@@ -300,6 +328,11 @@ abstract class FrameLane extends Lane {
         public void channelActive(ChannelHandlerContext ctx) {
             driver.add(FrameLane.this);
             stats.openConnections.incrementAndGet();
+            if (retiring && FrameClient.handshakeFuture(ctx.channel()) == null) {
+                // Retired while it connected: it was never needed. (A handshake is let finish: see closeIfRetired.)
+                ctx.close();
+                return;
+            }
             conversation = load.open(context);
             if (conversation == null) {
                 ctx.close();
@@ -318,6 +351,7 @@ abstract class FrameLane extends Lane {
                     : evt instanceof NoiseHandshakeCompletionEvent noise && noise.isSuccess();
             if (handshaken && !closed && conversation != null) {
                 begin();
+                closeIfRetired();
             }
             ctx.fireUserEventTriggered(evt);
         }

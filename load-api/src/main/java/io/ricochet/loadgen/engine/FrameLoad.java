@@ -19,11 +19,16 @@ abstract class FrameLoad extends LoadBase {
 
     FrameLoad(LoadSpec spec, FrameWorkload workload, FrameClient frames) {
         super(frames.eventLoops().group(), spec.connections(), spec.timeout(), spec.maxRequests(),
-                spec.openLoop() ? spec.rateOfOneConnection() : 0);
+                spec.rateOfOneConnection(), spec.rateStages() ? spec.stages() : null);
         this.spec = spec;
         this.workload = workload;
         this.frames = frames;
         this.io = frames.eventLoops().transport();
+    }
+
+    @Override
+    public long stagesOriginNanos() {
+        return spec.stages() != null ? pace.originNanos() : 0;
     }
 
     FrameLoad(LoadSpec spec, FrameWorkload workload) {

@@ -16,6 +16,12 @@ abstract class Lane {
     final long id;
     private final int depth;
     private final long intervalNanos;
+    /** Whether requests go at intended times (a constant rate, or the pace's rate schedule). */
+    private final boolean openLoop;
+    /** Under a rate schedule, this lane's next slot: its how-manieth request, counted from the load's start. */
+    private long slot;
+    /** Set on a connection that replaces one that was sending: it joins a rate schedule where it stands. */
+    private boolean joinsLate;
     /** Requests this lane may still start; {@link Long#MAX_VALUE} without a quota of its own. */
     private long quota;
     int inFlight;
@@ -41,6 +47,7 @@ abstract class Lane {
         this.id = id;
         this.depth = depth;
         this.intervalNanos = pace.intervalNanos();
+        this.openLoop = pace.openLoop();
         this.quota = Long.MAX_VALUE;
     }
 
@@ -52,7 +59,12 @@ abstract class Lane {
     final void begin() {
         ready = true;
         long now = System.nanoTime();
-        if (intervalNanos > 0) {
+        if (pace.stages() != null) {
+            // A first connection owes every request due since the load's start (sent late, its latency corrected from
+            // when it was due); a replacement joins the schedule where it stands, so a reconnect is not a burst.
+            slot = joinsLate ? pace.firstSlot(id, now) : 0;
+            nextIntended = pace.slotNanos(slot, id);
+        } else if (intervalNanos > 0) {
             // Stagger connections across one interval so an open-loop rate does not arrive in bursts.
             nextIntended = now + Math.floorMod(id * 0x9E3779B97F4A7C15L, Math.max(1, intervalNanos));
         }
@@ -78,7 +90,7 @@ abstract class Lane {
     }
 
     private void fillNow(long now) {
-        if (intervalNanos == 0) {
+        if (!openLoop) {
             while (inFlight < depth && mayFill() && mayStart()) {
                 send(now, now);
             }
@@ -86,12 +98,14 @@ abstract class Lane {
         } else {
             while (inFlight < depth && nextIntended <= now && mayFill() && mayStart()) {
                 send(nextIntended, now);
-                nextIntended += intervalNanos;
+                nextIntended = intervalNanos > 0 ? nextIntended + intervalNanos : pace.slotNanos(++slot, id);
             }
             endFill();
             // Behind schedule with every slot taken: a reply will send the overdue request; otherwise wait in the heap,
             // unless nothing more may be started (a quota or the run's request limit spent: it would be due forever).
-            if (!queued && inFlight < depth && pace.sending() && quota > 0 && !pace.limitReached()) {
+            // (Nor when the schedule has nothing more for it.)
+            if (!queued && inFlight < depth && pace.sending() && quota > 0 && !pace.limitReached()
+                    && nextIntended != Long.MAX_VALUE) {
                 queued = true;
                 heapKey = nextIntended;
                 driver.schedule(this);
@@ -107,6 +121,16 @@ abstract class Lane {
             pace.laneExhausted();
         }
         return true;
+    }
+
+    /** This lane replaces {@code replaced}: if that one was sending, or joined late itself, this one joins late. */
+    final void replaces(Lane replaced) {
+        joinsLate = replaced.ready || replaced.joinsLate;
+    }
+
+    /** Whether the lane may send: connected, and over TLS or Noise, handshaken. */
+    final boolean begun() {
+        return ready;
     }
 
     /** Called by the driver when this lane's intended time has come. */

@@ -19,6 +19,14 @@ public interface Load extends AutoCloseable {
     /** Starts sending. */
     void start();
 
+    /**
+     * When the load's stages began ({@link System#nanoTime}), so that its intervals are timed from the same instant
+     * and each one's due rate is the schedule's over it; 0 for a load without stages.
+     */
+    default long stagesOriginNanos() {
+        return 0;
+    }
+
     /** What has ended since the start, cumulative ({@code sent} is what was sent). */
     RunStats.Counts counts();
 

@@ -47,9 +47,11 @@ abstract class LoadBase implements Load {
     /**
      * @param loops       the event loops, one driver each
      * @param maxRequests requests in all (0: until stopped)
-     * @param perLaneRate requests per second of each lane in open loop; 0 in closed loop
+     * @param perLaneRate requests per second of each lane in open loop; 0 in closed loop or under {@code stages}
+     * @param stages      a rate schedule that the {@code connections} lanes share, or null
      */
-    LoadBase(EventExecutorGroup loops, int connections, Duration timeout, long maxRequests, double perLaneRate) {
+    LoadBase(EventExecutorGroup loops, int connections, Duration timeout, long maxRequests, double perLaneRate,
+            Stages stages) {
         List<LoopDriver> list = new ArrayList<>();
         for (EventExecutor executor : loops) {
             list.add(new LoopDriver((EventLoop) executor, list.size()));
@@ -58,11 +60,13 @@ abstract class LoadBase implements Load {
         this.stats = new RunStats(drivers.size());
         this.connections = connections;
         this.timeout = timeout;
-        this.pace = new Pace(maxRequests, perLaneRate > 0 ? (long) (1e9 / perLaneRate) : 0, this::whenIdle);
+        this.pace = new Pace(maxRequests, perLaneRate > 0 ? (long) (1e9 / perLaneRate) : 0, stages, connections,
+                this::whenIdle);
     }
 
     /** Starts each driver's timeout sweep: a tenth of the timeout, between 10 ms and a second. */
     final void startDrivers() {
+        pace.begin(System.nanoTime());
         long sweep = Math.max(10_000_000L, Math.min(1_000_000_000L, timeout.toNanos() / 10));
         for (LoopDriver d : drivers) {
             d.start(sweep);
@@ -211,7 +215,7 @@ abstract class LoadBase implements Load {
 
     @Override
     public boolean openLoop() {
-        return pace.intervalNanos() > 0;
+        return pace.openLoop();
     }
 
     @Override

@@ -49,8 +49,11 @@ public final class LoadDriver {
             load.drainLatencies(fromWarmup);
             base = load.counts();
         }
-        long start = System.nanoTime();
+        long measuredFrom = System.nanoTime();
         long startMillis = System.currentTimeMillis();
+        // Stages are timed from the load's start: the intervals too, so that each covers the stretch of them it shows.
+        long start = !warmup && load.stagesOriginNanos() != 0 ? load.stagesOriginNanos() : measuredFrom;
+        startMillis -= (measuredFrom - start) / 1_000_000;
         long end = schedule.duration() == null ? Long.MAX_VALUE : start + schedule.duration().toNanos();
         long intervalNanos = schedule.interval().toNanos();
         long next = start;

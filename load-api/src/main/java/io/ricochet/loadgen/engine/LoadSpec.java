@@ -33,6 +33,9 @@ import java.util.List;
  * @param tls         the client's TLS for TCP connections, or null for plaintext
  * @param noise       the client's Noise channel for TCP connections, or null; not with {@code tls}
  * @param quic        the client's TLS for QUIC connections: with protocol QUIC only, and needed to connect
+ * @param stages      the load's shape over time, or null: a rate schedule (open loop, without {@code rate} or
+ *                    {@code perConnectionRate}) or a connection schedule ({@code connections} its peak, no connect
+ *                    rate); its total is {@code duration}
  */
 public record LoadSpec(
         Targets targets,
@@ -56,7 +59,8 @@ public record LoadSpec(
         TransportKind transport,
         Tls tls,
         ClientNoiseConfig noise,
-        QuicSslContext quic) {
+        QuicSslContext quic,
+        Stages stages) {
 
     public LoadSpec {
         notNull("targets", targets);
@@ -90,9 +94,27 @@ public record LoadSpec(
         if (tls != null && protocol == Protocol.QUIC) {
             throw new IllegalArgumentException("tls: with protocol quic (expected: quic's own TLS)");
         }
+        if (stages != null) {
+            stages(stages, rate, perConnectionRate, connections, connectRate, duration);
+        }
         if (quic != null && protocol != Protocol.QUIC) {
             throw new IllegalArgumentException("quic: a QUIC TLS context with protocol " + protocol.tag()
                     + " (expected: quic)");
+        }
+    }
+
+    private static void stages(Stages stages, double rate, double perConnectionRate, int connections,
+            double connectRate, Duration duration) {
+        if (!stages.total().equals(duration)) {
+            throw new InvalidValueException("duration", duration.toString(), "the stages' total, " + stages.total());
+        }
+        if (rate > 0 || (stages.kind() == Stages.Kind.RATE && perConnectionRate > 0)) {
+            throw new InvalidValueException("rate", Double.toString(rate > 0 ? rate : perConnectionRate),
+                    "0 with stages, which set it");
+        }
+        if (stages.kind() == Stages.Kind.CONNECTIONS && (connections != (int) stages.peak() || connectRate > 0)) {
+            throw new InvalidValueException("connections", connections + " at " + connectRate + "/s",
+                    "the stages' peak, " + (int) stages.peak() + ", opened as they say");
         }
     }
 
@@ -139,10 +161,20 @@ public record LoadSpec(
     }
 
     public boolean openLoop() {
-        return rate > 0 || perConnectionRate > 0;
+        return rate > 0 || perConnectionRate > 0 || rateStages();
     }
 
-    /** Requests per second each connection sends in open loop. */
+    /** Whether stages set the rate over time. */
+    public boolean rateStages() {
+        return stages != null && stages.kind() == Stages.Kind.RATE;
+    }
+
+    /** Whether stages set the connections held over time. */
+    public boolean connectionStages() {
+        return stages != null && stages.kind() == Stages.Kind.CONNECTIONS;
+    }
+
+    /** Requests per second each connection sends at a constant rate in open loop; 0 in closed loop or under a rate schedule. */
     public double rateOfOneConnection() {
         return rate > 0 ? rate / connections : perConnectionRate;
     }
@@ -188,6 +220,7 @@ public record LoadSpec(
         b.tls = tls;
         b.noise = noise;
         b.quic = quic;
+        b.stages = stages;
         return b;
     }
 
@@ -214,6 +247,7 @@ public record LoadSpec(
         private Tls tls;
         private ClientNoiseConfig noise;
         private QuicSslContext quic;
+        private Stages stages;
 
         private Builder(Targets targets) {
             this.targets = targets;
@@ -242,11 +276,12 @@ public record LoadSpec(
         public Builder tls(Tls v) { tls = v; return this; }
         public Builder noise(ClientNoiseConfig v) { noise = v; return this; }
         public Builder quic(QuicSslContext v) { quic = v; return this; }
+        public Builder stages(Stages v) { stages = v; return this; }
 
         public LoadSpec build() {
             return new LoadSpec(targets, protocol, connections, connectRate, pipeline, rate, perConnectionRate,
                     lengthField, duration, warmup, timeout, sourceAddresses, firstConnection, seed, maxRequests, worker,
-                    interval, ioThreads, transport, tls, noise, quic);
+                    interval, ioThreads, transport, tls, noise, quic, stages);
         }
     }
 }

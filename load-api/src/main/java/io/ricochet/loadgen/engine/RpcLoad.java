@@ -56,7 +56,8 @@ public final class RpcLoad extends LoadBase {
     }
 
     private RpcLoad(RpcSpec spec, RpcWorkload workload, RpcExchange exchange, EventLoops loops) {
-        super(loops.group(), spec.clients(), spec.timeout(), 0, spec.rate() > 0 ? spec.rate() / spec.clients() : 0);
+        super(loops.group(), spec.clients(), spec.timeout(), 0, spec.rate() > 0 ? spec.rate() / spec.clients() : 0,
+                null);
         this.spec = spec;
         this.workload = workload;
         this.exchange = exchange;

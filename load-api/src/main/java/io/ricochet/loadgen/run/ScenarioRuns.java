@@ -3,6 +3,7 @@ package io.ricochet.loadgen.run;
 import io.ricochet.loadgen.engine.LoadSpec;
 import io.ricochet.loadgen.engine.RpcLoad;
 import io.ricochet.loadgen.engine.RpcSpec;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.report.threshold.LiveThresholds;
 import io.ricochet.loadgen.rpc.Registration;
 import io.ricochet.loadgen.scenario.Command;
@@ -81,7 +82,7 @@ public final class ScenarioRuns {
                 .warmup(s.effectiveWarmup()).timeout(s.timeout()).sourceAddresses(s.sourceAddresses())
                 .firstConnection(s.firstConnection()).seed(s.seed()).maxRequests(s.requests()).worker(s.worker())
                 .interval(s.interval()).ioThreads(s.ioThreads()).transport(s.io()).tls(security.tls())
-                .noise(security.noise()).quic(security.quic()).build();
+                .noise(security.noise()).quic(security.quic()).stages(s.stages()).build();
     }
 
     /** The engine's spec of an RPC scenario: its RPC port, clients (register: pairs), calls and pacing. */
@@ -108,6 +109,32 @@ public final class ScenarioRuns {
         return c;
     }
 
+    /**
+     * Puts {@code s}'s stages, if any, in a report's {@code config}, as the report draws them behind the achieved rate
+     * or connections: their kind, the command line's text, and each stage's target, length and whether it steps. A
+     * merged report's config gets them too, from the whole scenario.
+     */
+    public static void putStages(Map<String, Object> config, Scenario s) {
+        if (s.stages() != null) {
+            config.put("stages", stages(s.stages()));
+            config.putIfAbsent("interval_s", s.interval().toNanos() / 1e9);
+        }
+    }
+
+    private static Map<String, Object> stages(Stages stages) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("kind", stages.kind() == Stages.Kind.RATE ? "rate" : "connections");
+        out.put("text", stages.format());
+        out.put("stages", stages.list().stream().map(st -> {
+            Map<String, Object> stage = new LinkedHashMap<>();
+            stage.put("target", st.target());
+            stage.put("duration_s", st.duration().toNanos() / 1e9);
+            stage.put("step", st.step());
+            return stage;
+        }).toList());
+        return out;
+    }
+
     private static Map<String, Object> frameConfig(Scenario s) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("command", s.command().label());
@@ -118,6 +145,7 @@ public final class ScenarioRuns {
         c.put("pipeline", s.transport() == io.ricochet.transport.Protocol.UDP ? 1 : s.pipeline());
         c.put("rate", s.rate());
         c.put("per_connection_rate", s.perConnectionRate());
+        putStages(c, s);
         c.put("size_min", s.bodySize().min());
         c.put("size_max", s.bodySize().max());
         c.put("workload", ScenarioWorkloads.describe(s));

@@ -2,6 +2,8 @@ package io.ricochet.loadgen.scenario;
 
 import io.ricochet.config.LengthField;
 import io.ricochet.config.TransportKind;
+import io.ricochet.config.Durations;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.transport.Protocol;
@@ -39,6 +41,9 @@ import java.util.List;
  * @param inFlight          calls each RPC client keeps waiting
  * @param rate              total requests per second, open loop; 0 for closed loop
  * @param perConnectionRate requests per second on each connection, open loop (held connections)
+ * @param stages            the load's shape over time, or null for a constant one: a rate schedule (open loop, in
+ *                          place of {@code rate}) or a connection schedule (in place of {@code connections} and
+ *                          {@code connectRate}); its total is the duration
  * @param sourceAddresses   local addresses bound round-robin; empty for the kernel's choice
  * @param duration          the measured time
  * @param warmup            load before measuring, not counted; null for the loop's default (2 s open, 0 closed)
@@ -78,6 +83,7 @@ public record Scenario(
         int inFlight,
         double rate,
         double perConnectionRate,
+        Stages stages,
         List<InetAddress> sourceAddresses,
         Duration duration,
         Duration warmup,
@@ -113,8 +119,8 @@ public record Scenario(
 
     /** Every setting; checked by {@link ScenarioRules} once all are set, so no scenario that cannot run exists. */
     public Scenario(Command command, Targets target, Protocol transport, LengthField lengthField, int connections, double
-            connectRate, int pipeline, int inFlight, double rate, double perConnectionRate, List<InetAddress>
-            sourceAddresses, Duration duration, Duration warmup, long warmupRequests, long requests, Duration timeout,
+            connectRate, int pipeline, int inFlight, double rate, double perConnectionRate, Stages stages,
+            List<InetAddress> sourceAddresses, Duration duration, Duration warmup, long warmupRequests, long requests, Duration timeout,
             Duration interval, long seed, Integer keyBits, WorkloadSettings workload, TlsSettings tls, NoiseSettings
             noise, TransportKind io, int ioThreads, int serverIoThreads, List<Threshold> thresholds, double
             maxErrorRate, Path report, boolean json, List<URI> scrape, Integer metricsPort, String metricsHost,
@@ -129,6 +135,7 @@ public record Scenario(
         this.inFlight = inFlight;
         this.rate = rate;
         this.perConnectionRate = perConnectionRate;
+        this.stages = stages;
         this.sourceAddresses = sourceAddresses == null ? List.of() : List.copyOf(sourceAddresses);
         this.duration = duration;
         this.warmup = warmup;
@@ -174,14 +181,30 @@ public record Scenario(
         return Sharding.shard(this, index, weights);
     }
 
-    /** Open loop: a total or per-connection rate paces the requests. */
+    /** Open loop: a total or per-connection rate, or a rate schedule, paces the requests. */
     public boolean openLoop() {
-        return rate > 0 || perConnectionRate > 0;
+        return rate > 0 || perConnectionRate > 0 || rateStages();
     }
 
-    /** The warmup: as given, or 2 s in open loop without a request limit, else none. */
+    /** Whether stages set the rate over time. */
+    public boolean rateStages() {
+        return stages != null && stages.kind() == Stages.Kind.RATE;
+    }
+
+    /** Whether stages set the connections over time. */
+    public boolean connectionStages() {
+        return stages != null && stages.kind() == Stages.Kind.CONNECTIONS;
+    }
+
+    /**
+     * The warmup: as given, or 2 s in open loop without a request limit, else none. Stages have none: they start from
+     * the load's start, and their first stage is the ramp a warmup would be.
+     */
     public Duration effectiveWarmup() {
-        return warmup != null ? warmup : openLoop() && requests == 0 ? OPEN_LOOP_WARMUP : Duration.ZERO;
+        if (warmup != null) {
+            return warmup;
+        }
+        return openLoop() && requests == 0 && stages == null ? OPEN_LOOP_WARMUP : Duration.ZERO;
     }
 
     /**
@@ -207,6 +230,15 @@ public record Scenario(
         return tls.enabled() || noise.enabled();
     }
 
+    private static <T> T implied(String key, boolean given, T value, T fromStages,
+            java.util.function.Function<T, String> format) {
+        if (given && !value.equals(fromStages)) {
+            throw new io.ricochet.config.InvalidValueException(key, format.apply(value), "none with stages, or theirs, "
+                    + format.apply(fromStages));
+        }
+        return fromStages;
+    }
+
     /** Builds a {@link Scenario}; every setter takes what its key takes, and {@link #build} checks them all. */
     public static final class Builder {
         Command command;
@@ -219,6 +251,11 @@ public record Scenario(
         int inFlight;
         double rate;
         double perConnectionRate;
+        Stages stages;
+        /** Whether a setter gave these, so that stages, which imply them, can tell a conflict from a default. */
+        private boolean durationGiven;
+        private boolean connectionsGiven;
+        private boolean connectRateGiven;
         List<InetAddress> sourceAddresses;
         Duration duration;
         Duration warmup;
@@ -261,6 +298,7 @@ public record Scenario(
             inFlight = s.inFlight;
             rate = s.rate;
             perConnectionRate = s.perConnectionRate;
+            stages = s.stages;
             sourceAddresses = s.sourceAddresses;
             duration = s.duration;
             warmup = s.warmup;
@@ -334,14 +372,21 @@ public record Scenario(
         public Builder target(Targets v) { target = v; return this; }
         public Builder transport(Protocol v) { transport = v; return this; }
         public Builder lengthField(LengthField v) { lengthField = v; return this; }
-        public Builder connections(int v) { connections = v; return this; }
-        public Builder connectRate(double v) { connectRate = v; return this; }
+        public Builder connections(int v) { connections = v; connectionsGiven = true; return this; }
+        public Builder connectRate(double v) { connectRate = v; connectRateGiven = true; return this; }
         public Builder pipeline(int v) { pipeline = v; return this; }
         public Builder inFlight(int v) { inFlight = v; return this; }
         public Builder rate(double v) { rate = v; return this; }
         public Builder perConnectionRate(double v) { perConnectionRate = v; return this; }
+
+        /**
+         * The load's shape over time ({@code Values.stages("0:10s,20k:30s")}), or null for a constant one. The run
+         * lasts the stages' total, and a connection schedule holds at most its peak: a duration or connections given
+         * besides must match them.
+         */
+        public Builder stages(Stages v) { stages = v; return this; }
         public Builder sourceAddresses(List<InetAddress> v) { sourceAddresses = v; return this; }
-        public Builder duration(Duration v) { duration = v; return this; }
+        public Builder duration(Duration v) { duration = v; durationGiven = true; return this; }
         public Builder warmup(Duration v) { warmup = v; return this; }
         public Builder warmupRequests(long v) { warmupRequests = v; return this; }
         public Builder requests(long v) { requests = v; return this; }
@@ -378,8 +423,20 @@ public record Scenario(
 
         /** The scenario; a setting it cannot run with is an {@link IllegalArgumentException} naming its key. */
         public Scenario build() {
+            Duration duration = this.duration;
+            int connections = this.connections;
+            double connectRate = this.connectRate;
+            if (stages != null) {
+                duration = implied("duration", durationGiven, duration, stages.total(), Durations::format);
+                if (stages.kind() == Stages.Kind.CONNECTIONS) {
+                    connections = implied("connections", connectionsGiven, connections, (int) stages.peak(),
+                            String::valueOf);
+                    // The stages are the connect ramp: a command's default one (massive's) gives way to them.
+                    connectRate = connectRateGiven ? connectRate : 0;
+                }
+            }
             return new Scenario(command, target, transport, lengthField, connections, connectRate, pipeline, inFlight,
-                    rate, perConnectionRate, sourceAddresses, duration, warmup, warmupRequests, requests, timeout,
+                    rate, perConnectionRate, stages, sourceAddresses, duration, warmup, warmupRequests, requests, timeout,
                     interval, seed, keyBits, workload, tls, noise, io, ioThreads, serverIoThreads, thresholds,
                     maxErrorRate, report, json, scrape, metricsPort, metricsHost, ramp, sweep, udpStream, worker,
                     firstConnection);

@@ -35,6 +35,7 @@ public final class ScenarioKeys {
         KEYS.put("pipeline", EnumSet.of(Command.ECHO, Command.SWEEP, Command.RAMP));
         KEYS.put("in_flight", EnumSet.of(Command.RPC));
         KEYS.put("rate", EnumSet.of(Command.ECHO, Command.RPC, Command.UDP_STREAM));
+        KEYS.put("stages", EnumSet.of(Command.ECHO, Command.MASSIVE));
         KEYS.put("source_addresses", FRAMED);
         KEYS.put("duration", union(FRAMED, EnumSet.of(Command.UDP_STREAM)));
         KEYS.put("warmup", FRAMED);

@@ -53,6 +53,9 @@ public final class ScenarioMessages {
         if (s.warmup() != null) {
             m.setWarmupNanos(s.warmup().toNanos());
         }
+        if (s.stages() != null) {
+            m.setStages(s.stages().format());
+        }
         if (s.keyBits() != null) {
             m.setKeyBits(s.keyBits());
         }
@@ -103,7 +106,8 @@ public final class ScenarioMessages {
                 .tls(tls(m.getTls())).noise(noise(m.getNoise())).io(TransportKind.fromLabel(m.getIo()))
                 .ioThreads(m.getIoThreads()).serverIoThreads(m.getServerIoThreads())
                 .maxErrorRate(m.getMaxErrorRate()).report(m.hasReport() ? Path.of(m.getReport()) : null)
-                .worker(m.getWorker()).firstConnection(m.getFirstConnection());
+                .worker(m.getWorker()).firstConnection(m.getFirstConnection())
+                .stages(m.hasStages() ? Values.stages(m.getStages()) : null);
         return b.build();
     }
 

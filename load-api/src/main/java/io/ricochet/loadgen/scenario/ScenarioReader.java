@@ -149,6 +149,7 @@ final class ScenarioReader {
         given(r, "pipeline", n -> b.pipeline(count("pipeline", n)));
         given(r, "in_flight", n -> b.inFlight(count("in_flight", n)));
         given(r, "rate", n -> b.rate(rate("rate", n)));
+        given(r, "stages", n -> b.stages(convert("stages", joined(n), Values::stages)));
         given(r, "source_addresses", n -> b.sourceAddresses(convert("source_addresses", joined(n),
                 Values::sourceAddresses)));
         given(r, "duration", n -> b.duration(duration("duration", n)));

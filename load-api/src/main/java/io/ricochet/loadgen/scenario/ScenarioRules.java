@@ -6,6 +6,7 @@ import static io.ricochet.config.Checks.notNull;
 import static io.ricochet.config.Checks.positive;
 
 import io.ricochet.config.Durations;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.config.InvalidValueException;
 import io.ricochet.config.LengthField;
@@ -51,8 +52,57 @@ final class ScenarioRules {
             case SWEEP -> sweep(s);
             case UDP_STREAM -> udpStream(s);
         }
+        stages(s);
         SecurityRules.check(s);
         thresholds(s);
+    }
+
+    /**
+     * Stages take the place of what they set over time: a rate schedule of {@code rate} and {@code per_connection_rate},
+     * a connection schedule of {@code connections}' count and {@code connect_rate}'s ramp; both of {@code duration},
+     * {@code warmup} (the first stage is the ramp) and a request limit. echo takes both kinds; massive, whose
+     * connections each send at their own rate, takes a connection schedule.
+     */
+    private static void stages(Scenario s) {
+        Stages st = s.stages();
+        if (st == null) {
+            return;
+        }
+        boolean connections = st.kind() == Stages.Kind.CONNECTIONS;
+        if (s.command() != Command.ECHO && !(s.command() == Command.MASSIVE && connections)) {
+            throw new ScenarioException("stages", Key.of("stages"), (connections ? " of connections" : " of rates")
+                    + " with command " + s.command().label() + " (expected: echo" + (connections ? " or massive" : "")
+                    + ")");
+        }
+        if (s.rate() > 0) {
+            throw both("rate", connections ? "a total rate over a changing count of connections; give "
+                    + "per_connection_rate, or stages of rates" : "the stages set the rate");
+        }
+        if (!connections && s.perConnectionRate() > 0) {
+            throw both("per_connection_rate", "the stages set the rate");
+        }
+        if (connections && s.connectRate() > 0) {
+            throw both("connect_rate", "the stages are the connect ramp");
+        }
+        if (s.requests() > 0) {
+            throw both("requests", "the stages end the run");
+        }
+        if (s.warmup() != null && !s.warmup().isZero()) {
+            throw both("warmup", "the first stage is the ramp a warmup would be; its intervals are measured");
+        }
+        if (!s.duration().equals(st.total())) {
+            throw new InvalidValueException("duration", Durations.format(s.duration()), "the stages' total, "
+                    + Durations.format(st.total()));
+        }
+        if (connections && s.connections() != (int) st.peak()) {
+            throw new InvalidValueException("connections", Integer.toString(s.connections()), "the stages' peak, "
+                    + (int) st.peak());
+        }
+    }
+
+    private static ScenarioException both(String key, String why) {
+        return new ScenarioException(key, Key.of("stages"), " with ", Key.of(key), " (expected: one of them; " + why
+                + ")");
     }
 
     /**

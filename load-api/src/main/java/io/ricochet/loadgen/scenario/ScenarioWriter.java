@@ -59,16 +59,24 @@ final class ScenarioWriter {
         }
         put("transport", s.transport().tag());
         put("length_field", s.lengthField().width());
-        put("connections", s.connections());
-        put("connect_rate", s.connectRate());
+        // What stages imply is left to them, so that a printed scenario takes other stages as it is.
+        if (!s.connectionStages()) {
+            put("connections", s.connections());
+            put("connect_rate", s.connectRate());
+        }
         put("per_connection_rate", s.perConnectionRate());
         put("pipeline", s.pipeline());
         put("in_flight", s.inFlight());
         put("rate", s.rate());
+        if (s.stages() != null) {
+            list("stages", s.stages().items(), item -> item);
+        }
         if (!s.sourceAddresses().isEmpty()) {
             list("source_addresses", s.sourceAddresses(), InetAddress::getHostAddress);
         }
-        put("duration", s.duration());
+        if (s.stages() == null) {
+            put("duration", s.duration());
+        }
         put("warmup", s.warmup());
         put("warmup_requests", s.warmupRequests());
         put("requests", s.requests());

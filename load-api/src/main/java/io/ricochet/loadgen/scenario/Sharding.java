@@ -1,9 +1,11 @@
 package io.ricochet.loadgen.scenario;
 
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.scenario.ScenarioException.Key;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,7 +14,8 @@ import java.util.List;
  *   <li>totals (connections: crr's concurrency, rpc's clients, register's pairs; requests; RPC warmup calls) are split
  *       by weight, the remainder going to the largest fractions, so the parts add up to the whole exactly; rr keeps
  *       its one connection on each worker;</li>
- *   <li>rates (the total rate, the connect rate) are split in proportion; a per-connection rate is the same on each;</li>
+ *   <li>rates (the total rate, the connect rate, a rate schedule's stages) are split in proportion; a per-connection
+ *       rate is the same on each; a connection schedule's every target is split as a total;</li>
  *   <li>each worker's seed is spaced {@link #SEED_STRIDE} from the last, so workers' bodies never coincide;</li>
  *   <li>source addresses are dealt round-robin, at least one per worker, so no two workers draw on one address's
  *       ephemeral ports;</li>
@@ -36,10 +39,13 @@ public final class Sharding {
         }
         checkWeights(weights, index);
         int workers = weights.length;
-        long[] connections = whole.command() == Command.RR ? null : split(whole.connections(), weights, "connections");
+        Stages[] stages = stages(whole.stages(), weights);
+        long[] connections = whole.command() == Command.RR ? null : whole.connectionStages() ? peaks(stages)
+                : split(whole.connections(), weights, "connections");
         Scenario.Builder b = whole.toBuilder()
                 .connections(connections == null ? whole.connections() : (int) connections[index])
                 .rate(whole.rate() * share(weights, index))
+                .stages(stages == null ? null : stages[index])
                 .connectRate(whole.connectRate() * share(weights, index))
                 .seed(whole.seed() + index * SEED_STRIDE)
                 .worker(index)
@@ -57,6 +63,44 @@ public final class Sharding {
             b.warmupRequests(parts(whole.warmupRequests(), weights)[index]);
         }
         return b.build();
+    }
+
+    /**
+     * Each worker's stages: a rate schedule scaled to its share, a connection schedule with each stage's target split
+     * by weight, so that the workers' targets add up to the whole's at every stage's end; null without stages.
+     */
+    private static Stages[] stages(Stages whole, double[] weights) {
+        if (whole == null) {
+            return null;
+        }
+        Stages[] out = new Stages[weights.length];
+        if (whole.kind() == Stages.Kind.RATE) {
+            for (int i = 0; i < weights.length; i++) {
+                out[i] = whole.scaled(share(weights, i));
+            }
+            return out;
+        }
+        long[][] targets = new long[weights.length][whole.list().size()];
+        for (int stage = 0; stage < whole.list().size(); stage++) {
+            long[] parts = parts((long) whole.list().get(stage).target(), weights);
+            for (int i = 0; i < weights.length; i++) {
+                targets[i][stage] = parts[i];
+            }
+        }
+        for (int i = 0; i < weights.length; i++) {
+            if (Arrays.stream(targets[i]).max().orElse(0) == 0) {
+                throw new ScenarioException("stages", Key.bare("stages"), ": a peak of " + (long) whole.peak()
+                        + " connections over " + weights.length + " workers leaves worker " + i
+                        + " none (expected: at least one each)");
+            }
+            out[i] = whole.withTargets(targets[i]);
+        }
+        return out;
+    }
+
+    /** Each worker's connections under a connection schedule: its stages' peak. */
+    private static long[] peaks(Stages[] stages) {
+        return Arrays.stream(stages).mapToLong(st -> (long) st.peak()).toArray();
     }
 
     private static void checkWeights(double[] weights, int index) {

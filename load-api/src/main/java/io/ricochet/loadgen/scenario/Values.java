@@ -1,6 +1,8 @@
 package io.ricochet.loadgen.scenario;
 
 import io.ricochet.config.Counts;
+import io.ricochet.config.Durations;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.transport.Protocol;
 import java.net.InetAddress;
 import java.net.URI;
@@ -18,6 +20,7 @@ import java.util.Locale;
  * <pre>{@code
  * double perSecond = Values.rate("1.5k/s");               // 1500.0
  * double share = Values.fraction("0.1%");                  // 0.001
+ * Stages shape = Values.stages("0:10s,20k:30s,20k:1m");   // ramp up to 20k/s over 40 s, hold a minute
  * List<InetAddress> from = Values.sourceAddresses("127.0.0.2-127.0.0.4");
  * }</pre>
  */
@@ -42,6 +45,53 @@ public final class Values {
             // The message below names the value and every form.
         }
         throw new IllegalArgumentException("rate: " + value + " (expected: e.g. 5000, 10k, 1.5k/s, 0.04/s, 10/m)");
+    }
+
+    private static final String STAGES_EXPECTED = "TARGET:DURATION[:step],... with rates or connections, e.g. "
+            + "0:10s,20k:30s,20k:1m or 5k:30s:step,10k:30s:step or 1000conns:30s,1000conns:5m";
+
+    /**
+     * A load's stages: {@code TARGET:DURATION[:step]}, comma-separated. Each target is a rate as {@link #rate} reads
+     * it ({@code 20k}, {@code 500/s}), or a count of connections written {@code 100conns}; all of one kind. A stage
+     * ramps from the previous target (the first from 0) over its duration, or with {@code :step} holds its own.
+     */
+    public static Stages stages(String value) {
+        String v = value.strip();
+        if (v.isEmpty()) {
+            throw new IllegalArgumentException("stages: none (expected: " + STAGES_EXPECTED + ")");
+        }
+        List<Stages.Stage> list = new ArrayList<>();
+        Stages.Kind kind = null;
+        for (String part : v.split(",", -1)) {
+            String[] fields = part.strip().split(":", -1);
+            boolean step = fields.length == 3 && fields[2].strip().equalsIgnoreCase("step");
+            if (fields.length < 2 || fields.length > 3 || (fields.length == 3 && !step)) {
+                throw new IllegalArgumentException("stages: " + part.strip() + " (expected: " + STAGES_EXPECTED + ")");
+            }
+            String target = fields[0].strip().toLowerCase(Locale.ROOT);
+            Stages.Kind stageKind = target.endsWith("conns") || target.endsWith("conn") ? Stages.Kind.CONNECTIONS
+                    : Stages.Kind.RATE;
+            // A bare 0 is nothing of either kind: 0:10s,100conns:30s idles, then opens connections.
+            boolean either = target.equals("0");
+            if (kind != null && kind != stageKind && !either) {
+                throw new IllegalArgumentException("stages: " + v + " (expected: all rates or all connections)");
+            }
+            kind = either ? kind : stageKind;
+            try {
+                double amount = stageKind == Stages.Kind.RATE ? rate(target)
+                        : Counts.parseLong(target.substring(0, target.length() - (target.endsWith("conns") ? 5 : 4)));
+                list.add(new Stages.Stage(amount, Durations.parse(fields[1]), step));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("stages: " + part.strip() + " (expected: " + STAGES_EXPECTED
+                        + "; a duration > 0)");
+            }
+        }
+        try {
+            return Stages.of(kind == null ? Stages.Kind.RATE : kind, list);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("stages: " + v + " (expected: " + STAGES_EXPECTED
+                    + "; at least one target above 0, at most " + Stages.MAX_STAGES + " stages)");
+        }
     }
 
     /** A share of a whole, {@code 0.1%} or {@code 0.001}: 0 up to 1 (100%). */

@@ -165,6 +165,24 @@ class LoadTestTest {
         assertTrue(both.getMessage().startsWith("requests with warmup (expected: one of them"), both.getMessage());
     }
 
+    /** A JUnit user's load shape: stages of a rate, run with the user's own workload, every reply checked. */
+    @Test
+    void stagesShapeTheLoadOfOnesOwnWorkload() throws Exception {
+        // Up to 1k/s over a second (500 due), then 1k/s for a second: 1,500 in two seconds.
+        LoadResult r = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).connections(4).pipeline(4)
+                .stages("1k:1s,1k:1s:step").threshold("errors==0").run();
+        assertTrue(r.ok() >= 1_495 && r.ok() <= 1_500, r.toString());
+        assertEquals(2.0, r.seconds(), 0.5);
+        r.assertThresholds();
+        // A connection schedule needs no connection count of its own: its peak is the count.
+        LoadResult held = LoadTest.tcp(echo.tcpAddress()).workload(hello(0, 0)).stages("3conns:500ms,1conns:500ms:step")
+                .run();
+        assertTrue(held.ok() > 0 && held.errors() == 0, held.toString());
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> LoadTest.tcp(
+                echo.tcpAddress()).workload(hello(0, 0)).rate(100).stages("1k:1s").run());
+        assertEquals("stages with rate (expected: one of them; the stages set the rate)", both.getMessage());
+    }
+
     /**
      * Calls that fail as they are made (the server gone, the client not yet reconnected) end one after another in one
      * loop, not each inside the last's completion: 100,000 of them nested overflowed the stack and the run never ended.

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.scenario.Scenario;
 import java.util.function.Predicate;
 import picocli.CommandLine.Option;
@@ -23,6 +24,12 @@ final class ConnectionOptions {
                     + "0 = none of its own (default: ${DEFAULT-VALUE}).")
     double perConnectionRate;
 
+    @Option(names = "--stages", converter = Converters.StagesConverter.class,
+            description = "The load's shape: TARGET:DURATION[:step],... each stage ramping from the last target (the "
+                    + "first from 0), or held with :step. Targets are rates (open loop, e.g. '0:10s,20k:30s,20k:1m,"
+                    + "0:10s') or connections ('1000conns:30s,1000conns:5m'). The run lasts their total.")
+    Stages stages;
+
     /** The defaults, shown in the command's help. */
     ConnectionOptions(int connections, double connectRate, double perConnectionRate) {
         this.connections = connections;
@@ -32,6 +39,9 @@ final class ConnectionOptions {
 
     /** Sets on {@code b} what the flags among these that were {@code given} say. */
     void applyTo(Scenario.Builder b, Predicate<String> given) {
+        if (given.test("--stages")) {
+            b.stages(stages);
+        }
         if (given.test("--connections")) {
             b.connections(connections);
         }

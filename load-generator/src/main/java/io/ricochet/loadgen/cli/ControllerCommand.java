@@ -26,6 +26,7 @@ import io.ricochet.loadgen.report.ReportWriter;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.report.threshold.Thresholds;
 import io.ricochet.loadgen.run.ScenarioWorkloads;
+import io.ricochet.loadgen.run.ScenarioRuns;
 import io.ricochet.loadgen.scenario.Scenario;
 import io.ricochet.loadgen.scenario.ScenarioException;
 import io.ricochet.loadgen.scenario.ScenarioFileException;
@@ -324,6 +325,7 @@ class ControllerCommand implements Callable<Integer> {
             // As a single run's config.json has it: the report shades the warmup before the first interval.
             config.put("warmup_s", s.effectiveWarmup().toNanos() / 1e9);
         }
+        ScenarioRuns.putStages(config, s);
         return config;
     }
 

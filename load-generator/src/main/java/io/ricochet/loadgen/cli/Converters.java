@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ValueConverters.Parsing;
 import io.ricochet.loadgen.distributed.WorkerLoss;
+import io.ricochet.loadgen.engine.Stages;
 import io.ricochet.loadgen.engine.Targets;
 import io.ricochet.loadgen.report.threshold.Threshold;
 import io.ricochet.loadgen.scenario.SizeRange;
@@ -82,6 +83,13 @@ final class Converters {
     static final class RateConverter extends Parsing<Double> {
         RateConverter() {
             super(Values::rate);
+        }
+    }
+
+    /** A load's stages, {@code 0:10s,20k:30s,5k:1m:step} or {@code 1000conns:30s}. */
+    static final class StagesConverter extends Parsing<Stages> {
+        StagesConverter() {
+            super(Values::stages);
         }
     }
 

@@ -53,6 +53,11 @@ class UsageMessagesTest {
         "udp-stream --target h:1,h:5|--target h:1,h:5 (expected: one HOST:PORT; udp-stream loads a single server)",
         "controller --workers 2 register --target h:1-2|--target h:1-2 (expected: one HOST:PORT; register loads a single server)",
         "controller --workers 3 massive --source-addresses 127.0.0.2-127.0.0.3|source-addresses: 2 address(es) over 3 workers would have workers share a source address (expected: at least one per worker)",
+        "echo --stages 1k:10s --rate 5k|--stages with --rate (expected: one of them; the stages set the rate)",
+        "echo --stages 1k:10s --duration 1m|--duration 1m (expected: none with stages, or theirs, 10s)",
+        "echo --stages 1k:10s --warmup 2s|--stages with --warmup (expected: one of them; the first stage is the ramp a warmup would be; its intervals are measured)",
+        "massive --stages 1k:10s|--stages of rates with command massive (expected: echo)",
+        "controller --workers 2 echo --stages 1conns:10s|stages: a peak of 1 connections over 2 workers leaves worker 1 none (expected: at least one each)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
         Cli.Result r = Cli.run(args.split(" "));
@@ -71,6 +76,10 @@ class UsageMessagesTest {
         "sweep --counts 0..1k|'--counts': counts: 0..1k (expected: N or MIN..MAX",
         "rpc --requests 10x|'--requests': count: 10x (expected: a number with an optional k, M or G",
         "udp-stream --max-loss 5|'--max-loss': fraction: 5 (expected: 0..1 or 0%..100%, e.g. 0.1% or 0.001)",
+        "echo --stages 20k:0s|'--stages': stages: 20k:0s (expected: TARGET:DURATION[:step],...",
+        "echo --stages 20k|'--stages': stages: 20k (expected: TARGET:DURATION[:step],...",
+        "echo --stages 20k:-1s|'--stages': stages: 20k:-1s (expected: TARGET:DURATION[:step],...",
+        "echo --stages 20k:10s,5conns:1s|'--stages': stages: 20k:10s,5conns:1s (expected: all rates or all connections)",
     })
     void aMalformedValueNamesTheFlagAndTheForms(String args, String part) {
         Cli.Result r = Cli.run(args.split(" "));

@@ -259,6 +259,27 @@ class LocalControllerIT {
         assertTrue(Files.readAllLines(report.resolve("intervals.csv")).size() >= 3);
     }
 
+    /** Each worker follows its share of the stages; the merged run is the whole schedule, drawn in its report. */
+    @Test
+    void twoWorkersFollowTheirSharesOfARateScheduleAndMergeIntoTheWhole(@TempDir Path report) throws Exception {
+        // Nothing for 1 s, up to 1k/s over 2 s (1,000 due), 1k/s for 2 s (2,000), down to 0 over 1 s (500): 3,500.
+        CliRunner.Result r = CliRunner.run("controller", "--workers", "2", "--weights", "1,3", "echo",
+                "--connections", "8", "--stages", "0:1s,1k:2s,1k:2s:step,0:1s", "--timeout", "15s", "--json",
+                "--report", report.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode merged = r.json().get("merged");
+        long ok = merged.get("ok").asLong();
+        assertEquals(0, merged.get("errors").asLong() + merged.get("bad").asLong(), merged.toString());
+        assertTrue(ok >= 3_490 && ok <= 3_500, ok + " (expected: the 3,500 due)");
+        long first = JSON.readTree(report.resolve("workers/0/summary.json").toFile()).get("ok").asLong();
+        assertTrue(first >= 870 && first <= 875, first + " (expected: a quarter of 3,500)");
+        assertEquals(6.0, merged.get("duration_s").asDouble(), 0.5);
+        JsonNode config = JSON.readTree(report.resolve("config.json").toFile());
+        assertEquals("0:1s,1000:2s,1000:2s:step,0:1s", config.get("stages").get("text").asText(), config.toString());
+        List<String> intervals = Files.readAllLines(report.resolve("intervals.csv"));
+        assertEquals("0", intervals.get(1).split(",")[3], "the first second is due nothing: " + intervals);
+    }
+
     @Test
     void aStrangersReportsAreRefusedAndTheRunExitsOne() throws Exception {
         ByteArrayOutputStream live = new ByteArrayOutputStream();

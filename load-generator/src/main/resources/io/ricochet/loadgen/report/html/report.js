@@ -66,6 +66,37 @@
   if (s.aborted) headline.push({ label: "aborted", value: s.aborted, bad: true });
   tiles(headline);
 
+  // The stages as functions of time (seconds from the start): the target, ramping or held, and the requests due so
+  // far, as the generator's Stages computes them.
+  function schedule(st) {
+    var list = st.stages, starts = [], froms = [], before = [], end = 0, last = 0, total = 0;
+    list.forEach(function (x) {
+      var from = x.step ? x.target : last;
+      starts.push(end); froms.push(from); before.push(total);
+      total += (from + x.target) / 2 * x.duration_s;
+      end += x.duration_s;
+      last = x.target;
+    });
+    function at(t) {
+      var i = 0;
+      while (i + 1 < list.length && starts[i + 1] <= t) i++;
+      return i;
+    }
+    return {
+      target: function (t) {
+        if (t >= end) return last;
+        var i = at(Math.max(0, t));
+        return froms[i] + (list[i].target - froms[i]) * (Math.max(0, t) - starts[i]) / list[i].duration_s;
+      },
+      countBy: function (t) {
+        if (t <= 0) return 0;
+        if (t >= end) return total;
+        var i = at(t), d = t - starts[i], slope = (list[i].target - froms[i]) / list[i].duration_s;
+        return before[i] + froms[i] * d + slope * d * d / 2;
+      }
+    };
+  }
+
   // Over time, from intervals.csv and latency.hlog: one time axis and one cursor for every chart of it, with the
   // warmup shaded before the first interval, or, with none, the first interval, which then holds the start-up.
   var iv = data.intervals;
@@ -84,12 +115,34 @@
   }
   if (iv && iv.time_s && iv.time_s.length) {
     timeOpts = overTime(iv.time_s);
-    section("Throughput over time", "requests ended per second in each interval; errors and bad replies per interval");
-    chart("chart-throughput", "QPS, errors and bad replies", "time (s)", iv.time_s, [
+    var stages = config.stages ? schedule(config.stages) : null;
+    section("Throughput over time", "requests ended per second in each interval; errors and bad replies per interval"
+      + (stages && config.stages.kind === "rate" ? "; dashed, the rate the stages set (" + config.stages.text + ")" : ""));
+    var throughput = [
       { label: "QPS", values: iv.qps, axis: "requests/s" },
       { label: "errors", values: iv.errors, scale: "n", axis: "per interval", color: COLORS[1] },
       { label: "bad", values: iv.bad, scale: "n", axis: "per interval", color: COLORS[3] }
-    ], timeOpts);
+    ];
+    if (stages && config.stages.kind === "rate") {
+      // Each interval's due rate: the requests the stages set from its start to its end, over its length.
+      throughput.splice(1, 0, { label: "stages", dash: true, color: COLORS[2], values: iv.time_s.map(function (t, i) {
+        var from = i === 0 ? 0 : iv.time_s[i - 1];
+        return t > from ? (stages.countBy(t) - stages.countBy(from)) / (t - from) : null;
+      }) });
+    }
+    chart("chart-throughput", "QPS, errors and bad replies", "time (s)", iv.time_s, throughput, timeOpts);
+    if (stages && config.stages.kind === "connections") {
+      section("Connections over time", "the connections open at each interval's end; dashed, the stages' target ("
+        + config.stages.text + ")");
+      chart("chart-stage-connections", "Connections", "time (s)", iv.time_s, [
+        { label: "open", values: iv.connections, axis: "connections" },
+        { label: "stages", dash: true, color: COLORS[2], values: iv.time_s.map(function (t, i) {
+          // Just before the interval's nominal end: a step there is the next interval's, as the run saw it.
+          var nominal = config.interval_s ? Math.min(t, (i + 1) * config.interval_s) : t;
+          return Math.floor(stages.target(nominal - 1e-6) + 1e-9);
+        }) }
+      ], timeOpts);
+    }
   }
   var lg = data.latency || {};
   var primary = lg.latency;
