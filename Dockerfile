@@ -1,12 +1,17 @@
 # The image the k8s/ manifests run (ricochet/ricochet:0.1.0): both jars on a JRE 17, run as a user that is not root.
-# Build the jars first, then the image (no Docker engine runs on the development machine; see docs/kubernetes.md):
-#   mvn -B -ntp -DskipTests package && docker build -t ricochet/ricochet:0.1.0 .
+# Build the jars first, then the image (where no registry is reachable, docker/stand-in-base.sh first starts an engine
+# and makes a stand-in for the base from Debian's packages; see docs/kubernetes.md):
+#   mvn -B -ntp -DskipTests package && DOCKER_BUILDKIT=1 docker build --network host -t ricochet/ricochet:0.1.0 .
 # COPY --chmod needs BuildKit, Docker's builder since 23.0 (and podman's/buildah's).
 FROM eclipse-temurin:17-jre
 # Readable by every user and writable by none, whatever mode the build machine's umask gave the jars; /app itself is
 # made root's, 0755.
 COPY --chmod=0444 echo-server/target/echo-server.jar /app/echo-server.jar
 COPY --chmod=0444 load-generator/target/load-generator.jar /app/load-generator.jar
+# Netty's native libraries (epoll, io_uring, BoringSSL, QUIC), unpacked by the build: read-only, on java.library.path,
+# where Netty looks before it would extract a copy to /tmp. So /tmp need not be executable (Docker's --tmpfs is noexec,
+# as are many hardened nodes' mounts), and nothing native is written at run time.
+COPY --chmod=0555 load-generator/target/native/ /app/native/
 # A fixed user and group that are not root, by number so that the kubelet can check runAsNonRoot against it. It owns
 # nothing in the image and needs no home: it writes only to the volumes the pods mount (/tmp, and /report for the
 # controller). The manifests and the workers' Job name the same numbers (runAsUser, runAsGroup, fsGroup; a test keeps
@@ -15,6 +20,6 @@ USER 10001:10001
 # The load generator is the default entrypoint: the controller's Job sets only args. The workers' Job names this same
 # command (JobFactory.WORKER_COMMAND; a test keeps the two equal). Memory (docs/kubernetes.md): the heap may take 40% of
 # the container's limit, and direct memory, which the JVM caps at the heap's maximum when -XX:MaxDirectMemorySize is not
-# given, 40% more, which leaves 20% for metaspace, code, thread stacks and native libraries. Netty extracts its native
-# libraries to /tmp, which the pods mount as an emptyDir (their root filesystem is read-only).
-ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Dio.netty.native.workdir=/tmp", "-jar", "/app/load-generator.jar"]
+# given, 40% more, which leaves 20% for metaspace, code, thread stacks and native libraries, which load from /app/native.
+# The JVM's own temporary files go to /tmp, which the pods mount as an emptyDir (their root filesystem is read-only).
+ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Djava.library.path=/app/native", "-jar", "/app/load-generator.jar"]

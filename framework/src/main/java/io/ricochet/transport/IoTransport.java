@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One I/O implementation: how to make its event loops and which channel classes go with them.
- * {@link #resolve} turns {@link TransportKind#AUTO} into epoll, then io_uring, then NIO, by what loads here.
+ * {@link #resolve} turns {@link TransportKind#AUTO} into epoll, then io_uring, then NIO, by what loads here; on Linux,
+ * where epoll should load, a fallback is said at WARN and kept in {@code fallback} (null otherwise), which
+ * {@link #label} shows.
  *
  * <p>io_uring comes after epoll because Netty 4.2.18's io_uring misses a peer's reset that arrives right
  * after data: the read loop ends on a completion that does not flag the socket non-empty, and the
@@ -46,18 +48,29 @@ public record IoTransport(
         Supplier<IoHandlerFactory> ioHandlerFactory,
         Class<? extends ServerSocketChannel> serverSocketChannel,
         Class<? extends SocketChannel> socketChannel,
-        Class<? extends DatagramChannel> datagramChannel) {
+        Class<? extends DatagramChannel> datagramChannel,
+        String fallback) {
 
     /** Netty's switch for io_uring's multishot POLLIN, read once when its {@code IoUring} class loads. */
     public static final String IO_URING_MULTISHOT_POLL_PROPERTY = "io.netty.iouring.pollAddMultishotEnabled";
 
     private static final Logger log = LoggerFactory.getLogger(IoTransport.class);
+    private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT)
+            .startsWith("linux");
 
     /** The transport {@code requested} names, or for AUTO the best available; fails if a forced one cannot load. */
     public static IoTransport resolve(TransportKind requested) {
         return switch (requested) {
             case AUTO -> {
                 IoTransport chosen = Epoll.isAvailable() ? epoll() : IoUring.isAvailable() ? ioUring() : nio();
+                if (chosen.kind() != TransportKind.EPOLL && LINUX) {
+                    // On Linux epoll should load: a fallback is a slower run that must not pass unnoticed (a noexec
+                    // /tmp that Netty extracted its library to, a missing native jar).
+                    String why = "epoll unavailable: " + oneLine(Epoll.unavailabilityCause());
+                    log.warn("transport auto: {} ({}; io_uring {})", chosen.kind().label(), why,
+                            availability(IoUring.isAvailable(), IoUring.unavailabilityCause()));
+                    yield chosen.fellBack(why);
+                }
                 log.info("transport auto: {} (epoll {}, io_uring {})", chosen.kind().label(),
                         availability(Epoll.isAvailable(), Epoll.unavailabilityCause()),
                         availability(IoUring.isAvailable(), IoUring.unavailabilityCause()));
@@ -73,6 +86,32 @@ public record IoTransport(
             }
             case NIO -> nio();
         };
+    }
+
+    /**
+     * The transport's name as a run reports it: {@code epoll}, or after a fallback of {@code auto} on Linux the one
+     * chosen and why ({@code nio (auto: epoll unavailable: …)}).
+     */
+    public String label() {
+        return fallback == null ? kind.label() : kind.label() + " (auto: " + fallback + ")";
+    }
+
+    private IoTransport fellBack(String why) {
+        return new IoTransport(kind, ioHandlerFactory, serverSocketChannel, socketChannel, datagramChannel, why);
+    }
+
+    /** The first line of {@code cause}, and of its root cause where that says more. */
+    private static String oneLine(Throwable cause) {
+        if (cause == null) {
+            return "no cause given";
+        }
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = String.valueOf(cause).lines().findFirst().orElse("");
+        String rootText = String.valueOf(root).lines().findFirst().orElse("");
+        return root == cause || text.contains(rootText) ? text : text + ": " + rootText;
     }
 
     /** Whether {@code kind} can run here; AUTO and NIO always can. */
@@ -129,17 +168,17 @@ public record IoTransport(
                     IO_URING_MULTISHOT_POLL_PROPERTY);
         }
         return new IoTransport(TransportKind.IO_URING, IoUringIoHandler::newFactory, IoUringServerSocketChannel.class,
-                IoUringSocketChannel.class, IoUringDatagramChannel.class);
+                IoUringSocketChannel.class, IoUringDatagramChannel.class, null);
     }
 
     private static IoTransport epoll() {
         return new IoTransport(TransportKind.EPOLL, EpollIoHandler::newFactory, EpollServerSocketChannel.class,
-                EpollSocketChannel.class, EpollDatagramChannel.class);
+                EpollSocketChannel.class, EpollDatagramChannel.class, null);
     }
 
     private static IoTransport nio() {
         return new IoTransport(TransportKind.NIO, NioIoHandler::newFactory, NioServerSocketChannel.class,
-                NioSocketChannel.class, NioDatagramChannel.class);
+                NioSocketChannel.class, NioDatagramChannel.class, null);
     }
 
     private static void require(boolean available, TransportKind kind, Throwable cause) {

@@ -28,6 +28,22 @@ public final class LocalExecutor implements WorkerExecutor {
         this.reported = new boolean[workers];
     }
 
+    /**
+     * Where this JVM loads Netty's native libraries from, for the workers it starts: an image's read-only
+     * {@code -Djava.library.path=/app/native} (and a Netty work directory), unless the worker JVM arguments set their
+     * own. Without them a worker in a container whose /tmp is noexec would fall back from epoll to NIO.
+     */
+    static List<String> inherited(List<String> jvmArgs) {
+        List<String> out = new ArrayList<>();
+        for (String property : List.of("java.library.path", "io.netty.native.workdir")) {
+            String value = System.getProperty(property);
+            if (value != null && jvmArgs.stream().noneMatch(a -> a.startsWith("-D" + property + "="))) {
+                out.add("-D" + property + "=" + value);
+            }
+        }
+        return out;
+    }
+
     @Override
     public void launch(InetSocketAddress controller, String runSecret) throws IOException {
         Files.createDirectories(logDir);
@@ -35,6 +51,7 @@ public final class LocalExecutor implements WorkerExecutor {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmArgs);
+            command.addAll(inherited(jvmArgs));
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
             command.add(WorkerMain.class.getName());

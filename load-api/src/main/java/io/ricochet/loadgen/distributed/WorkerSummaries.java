@@ -9,6 +9,8 @@ import io.ricochet.loadgen.report.Summary;
 final class WorkerSummaries {
     /** Longest transport, I/O or latency-kind label, and longest TLS session description, accepted. */
     static final int MAX_LABEL_CHARS = 32;
+    /** Longest I/O label: {@code nio (auto: epoll unavailable: …)} carries the one-line cause of a fallback. */
+    static final int MAX_IO_CHARS = 512;
     static final int MAX_SESSION_CHARS = 200;
     /** No run holds more connections than a worker's open-file limit allows; this is far above it. */
     static final int MAX_CONNECTIONS = 10_000_000;
@@ -68,9 +70,9 @@ final class WorkerSummaries {
         if (!s.getLatencyKind().equals("closed_loop") && !s.getLatencyKind().equals("corrected")) {
             return "latency_kind: " + clip(s.getLatencyKind()) + " (expected: closed_loop or corrected)";
         }
-        if (s.getTransport().length() > MAX_LABEL_CHARS || s.getIo().length() > MAX_LABEL_CHARS) {
+        if (s.getTransport().length() > MAX_LABEL_CHARS || s.getIo().length() > MAX_IO_CHARS) {
             return "transport or io: " + clip(s.getTransport()) + ", " + clip(s.getIo()) + " (expected: at most "
-                    + MAX_LABEL_CHARS + " characters)";
+                    + MAX_LABEL_CHARS + " and " + MAX_IO_CHARS + " characters)";
         }
         if (s.getEarlyData() < 0 || s.getQuicConnections() < 0 || s.getEarlyData() > s.getQuicConnections()) {
             return "early_data: " + s.getEarlyData() + " of " + s.getQuicConnections() + " (expected: 0 <= early <= "

@@ -230,7 +230,7 @@ public final class DatagramStream extends FrameLoad {
 
     @Override
     public LoadFacts facts() {
-        return new LoadFacts(io.kind().label(), "none", null, null, firstError(), stats.firstBad.get(), 0, Map.of(),
+        return new LoadFacts(io.label(), "none", null, null, firstError(), stats.firstBad.get(), 0, Map.of(),
                 List.of());
     }
 }

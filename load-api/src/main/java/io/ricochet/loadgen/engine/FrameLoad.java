@@ -121,7 +121,7 @@ abstract class FrameLoad extends LoadBase {
 
     @Override
     public LoadFacts facts() {
-        return new LoadFacts(io.kind().label(), latencyKind(), tlsSession(), null, firstError(), stats.firstBad.get(),
+        return new LoadFacts(io.label(), latencyKind(), tlsSession(), null, firstError(), stats.firstBad.get(),
                 spec.maxRequests() > 0 ? requestSpanS() : 0, Map.of(), List.of());
     }
 

@@ -65,7 +65,13 @@ class WorkerSummariesTest {
                 WorkerSummaries.problem(ok.toBuilder().setDurationS(Double.POSITIVE_INFINITY).build()));
         assertEquals("latency_kind: '' (expected: closed_loop or corrected)",
                 WorkerSummaries.problem(ok.toBuilder().setLatencyKind("").build()));
-        assertTrue(WorkerSummaries.problem(ok.toBuilder().setIo("x".repeat(33)).build()).startsWith("transport or io: "));
+        assertTrue(WorkerSummaries.problem(ok.toBuilder().setTransport("x".repeat(33)).build())
+                .startsWith("transport or io: "));
+        // A fallback's label carries its cause: a worker that fell back to NIO still reports, and says so.
+        assertNull(WorkerSummaries.problem(ok.toBuilder().setIo("nio (auto: epoll unavailable: java.lang."
+                + "UnsatisfiedLinkError: /tmp/libnetty_transport_native_epoll_x86_64.so: failed to map segment from "
+                + "shared object)").build()));
+        assertTrue(WorkerSummaries.problem(ok.toBuilder().setIo("x".repeat(513)).build()).startsWith("transport or io: "));
         assertTrue(WorkerSummaries.problem(ok.toBuilder().setTlsSession("x".repeat(201)).build())
                 .startsWith("tls_session: 201 characters"));
         assertEquals("early_data: 3 of 2 (expected: 0 <= early <= connections)",

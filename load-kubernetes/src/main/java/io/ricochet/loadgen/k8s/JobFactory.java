@@ -38,6 +38,8 @@ public final class JobFactory {
     public static final String TMP = "/tmp";
     /** The emptyDir's bound: Netty's native libraries are a few MiB. */
     public static final String TMP_SIZE = "64Mi";
+    /** Where the image keeps Netty's native libraries, read-only (the root Dockerfile's {@code /app/native}). */
+    public static final String NATIVE_LIBRARIES = "/app/native";
     /** The user and group of the image (the root Dockerfile's {@code USER}), which the pods run as. */
     public static final long USER = 10001;
     /**
@@ -45,10 +47,11 @@ public final class JobFactory {
      * the pod so that the Job itself shows and keeps the JVM's sizing, whatever entrypoint {@code --image} has. The heap
      * may take 40% of the pod's memory limit, and direct memory, which the JVM caps at the heap's maximum when
      * {@code -XX:MaxDirectMemorySize} is not given, 40% more; 20% is left for metaspace, code, thread stacks and
-     * native libraries. Netty extracts those to {@link #TMP}.
+     * native libraries. Netty's load from the image's read-only {@link #NATIVE_LIBRARIES}, so that {@link #TMP} may be
+     * mounted {@code noexec}.
      */
     public static final List<String> WORKER_COMMAND = List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40",
-            "-Dio.netty.native.workdir=" + TMP, "-jar", "/app/load-generator.jar");
+            "-Djava.library.path=" + JobFactory.NATIVE_LIBRARIES, "-jar", "/app/load-generator.jar");
     /**
      * What {@link #preview} shows in place of the run's secret, which the controller makes anew for every run and
      * puts in the Secret only when it creates it.

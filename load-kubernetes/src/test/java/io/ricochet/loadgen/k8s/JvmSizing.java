@@ -22,6 +22,7 @@ public final class JvmSizing {
     /** The share of the memory limit that heap and direct memory may take together. */
     public static final double MAX_SHARE = 0.80;
     private static final String NETTY_WORKDIR = "-Dio.netty.native.workdir=";
+    private static final String LIBRARY_PATH = "-Djava.library.path=";
     private static final String TMPDIR = "-Djava.io.tmpdir=";
 
     private JvmSizing() {
@@ -29,8 +30,9 @@ public final class JvmSizing {
 
     /**
      * Every way {@code command}, run in a container limited to {@code limit} whose writable paths are {@code writable},
-     * falls short: heap and direct memory past {@link #MAX_SHARE} of the limit, and Netty's native libraries or the
-     * JVM's temporary files anywhere but a writable path. Empty when it fits.
+     * falls short: heap and direct memory past {@link #MAX_SHARE} of the limit, Netty's native libraries not loaded
+     * from the image's read-only {@link JobFactory#NATIVE_LIBRARIES} (a copy extracted to /tmp cannot load where /tmp
+     * is noexec), and the JVM's temporary files anywhere but a writable path. Empty when it fits.
      */
     public static List<String> violations(String name, List<String> command, Quantity limit, Set<String> writable) {
         List<String> found = new ArrayList<>();
@@ -44,6 +46,7 @@ public final class JvmSizing {
         double percentage = 25;
         String tmpdir = "/tmp";
         String nettyWorkdir = null;
+        String libraryPath = null;
         // The JVM's options come before -jar JAR or the main class; what follows is the application's.
         for (String arg : command.subList(1, command.size())) {
             if (arg.equals("-jar") || !arg.startsWith("-")) {
@@ -58,6 +61,8 @@ public final class JvmSizing {
                 tmpdir = arg.substring(TMPDIR.length());
             } else if (arg.startsWith(NETTY_WORKDIR)) {
                 nettyWorkdir = arg.substring(NETTY_WORKDIR.length());
+            } else if (arg.startsWith(LIBRARY_PATH)) {
+                libraryPath = arg.substring(LIBRARY_PATH.length());
             }
         }
         if (heap < 0) {
@@ -71,10 +76,12 @@ public final class JvmSizing {
                     + "(expected: at most %.0f%%)", name, heap >> 20, direct >> 20, 100.0 * (heap + direct) / limitBytes,
                     limit, 100 * MAX_SHARE));
         }
-        if (nettyWorkdir == null) {
-            found.add(name + ": no " + NETTY_WORKDIR + " (expected: a writable path, where Netty extracts its native "
-                    + "libraries)");
-        } else if (!writable.contains(nettyWorkdir)) {
+        if (!JobFactory.NATIVE_LIBRARIES.equals(libraryPath)) {
+            found.add(name + ": " + (libraryPath == null ? "no " + LIBRARY_PATH : LIBRARY_PATH + libraryPath)
+                    + " (expected: " + JobFactory.NATIVE_LIBRARIES + ", the image's read-only native libraries, so that "
+                    + "Netty need not extract them to an executable /tmp)");
+        }
+        if (nettyWorkdir != null && !writable.contains(nettyWorkdir)) {
             found.add(name + ": Netty's native libraries go to " + nettyWorkdir + ", not writable (writable: " + writable
                     + ")");
         }
