@@ -49,6 +49,32 @@ class SharedSafeCumulatorTest {
         }
     }
 
+    /**
+     * Regression: a full cumulation whose front was read grew in place, doubling from its write position (four
+     * pipelined 64 KiB frames made 512 KiB a connection, and a server in 256 MiB ran out of direct memory).
+     */
+    @Test
+    void aCumulationThatMustGrowKeepsOnlyItsUnreadBytes() {
+        ByteBuf cumulation = alloc.directBuffer(256 * 1024, 256 * 1024 * 1024);
+        cumulation.writerIndex(cumulation.capacity() - 3).writeBytes(new byte[] {0, 9, 'a'});
+        cumulation.readerIndex(cumulation.capacity() - 3);
+        byte[] read = new byte[64 * 1024];
+        read[0] = 'b';
+        ByteBuf in = Unpooled.wrappedBuffer(read);
+        ByteBuf next = SharedSafeCumulator.INSTANCE.cumulate(alloc, cumulation, in);
+        try {
+            assertNotSame(cumulation, next);
+            // Unread 3 bytes and the 64 KiB read, rounded up: 128 KiB, not the 512 KiB an in-place growth makes.
+            assertEquals(128 * 1024, next.capacity());
+            assertEquals(3 + read.length, next.readableBytes());
+            assertArrayEquals(new byte[] {0, 9, 'a', 'b'}, ByteBufUtil.getBytes(next, next.readerIndex(), 4));
+            assertEquals(0, cumulation.refCnt(), "the old cumulation was released");
+            assertEquals(0, in.refCnt());
+        } finally {
+            next.release();
+        }
+    }
+
     @Test
     void anEmptyCumulationGivesWayToTheReadBuffer() {
         ByteBuf cumulation = alloc.directBuffer(8);

@@ -159,6 +159,26 @@ class ContainerImagesIT {
         assertEquals("false", docker(30, "inspect", "--format", "{{.State.OOMKilled}}", echo).out().strip());
     }
 
+    /**
+     * The memory sizing under large pipelined frames: 100 connections × 4 × 64 KiB against the echo server at 256 MiB.
+     * Its cumulations grew in place to 512 KiB a connection, past its 112 MiB of direct memory: 751 requests failed.
+     */
+    @Test
+    void largePipelinedFramesFitTheServersMemoryLimit() throws Exception {
+        String echo = server(IMAGE, "ricochet-it-large-" + ProcessHandle.current().pid(), "-jar",
+                "/app/echo-server.jar", "--host", "127.0.0.1", "--tcp-port", "0", "--udp-port", "-1", "--rpc-port",
+                "-1", "--metrics-port", "-1", "--length-field", "4", "--max-frame", "128KiB");
+        String target = listening(echo, "tcp");
+        Ran load = runIn(IMAGE, "1g", 120, "echo", "--target", target, "--connections", "100", "--pipeline", "4",
+                "--size", "64KiB", "--length-field", "4", "--duration", "5s", "--timeout", "30s", "--json");
+        JsonNode s = JSON.readTree(load.out().substring(load.out().indexOf('{')));
+        String serverLog = docker(30, "logs", echo).out();
+        assertEquals(0, s.get("errors").asLong() + s.get("bad").asLong(), s + "\n" + serverLog);
+        assertTrue(s.get("ok").asLong() > 0, s.toString());
+        assertTrue(!serverLog.contains("OutOfMemoryError"), serverLog);
+        assertEquals("false", docker(30, "inspect", "--format", "{{.State.OOMKilled}}", echo).out().strip());
+    }
+
     @Test
     void theExampleImageServesKvAndLoadsItByTheWorkloadsName() throws Exception {
         String kv = server(EXAMPLE, "ricochet-it-kv-" + ProcessHandle.current().pid(), "-cp",
