@@ -5,7 +5,10 @@
 # QPS, bad replies, errors. Take the median and range over the rounds. With ENCRYPT=package or stream, the
 # load goes to each server's Noise port instead (its handshakes over within the warmup), in that mode.
 #
-# usage: [ENCRYPT=package|stream] bench/before-after-echo.sh BEFORE_JAR AFTER_JAR [ROUNDS] [TRANSPORT]
+# BEFORE_JAVA and AFTER_JAVA (default: java) run each server on a JVM of its own: the same jar twice, on JDK 17 and
+# on a newer one, compares runtimes.
+#
+# usage: [ENCRYPT=package|stream] [BEFORE_JAVA=...] [AFTER_JAVA=...] bench/before-after-echo.sh BEFORE_JAR AFTER_JAR [ROUNDS] [TRANSPORT]
 # Needs the built load generator (mvn -B -ntp -DskipTests package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +23,9 @@ PID=
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; wait 2>/dev/null || true' EXIT
 for round in $(seq "$ROUNDS"); do
   for which in before after; do
-    jar=$BEFORE; [ $which = after ] && jar=$AFTER
-    java -jar "$jar" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port -1 --io-threads 1 \
+    jar=$BEFORE; jvm=${BEFORE_JAVA:-java}
+    [ $which = after ] && jar=$AFTER && jvm=${AFTER_JAVA:-java}
+    "$jvm" -jar "$jar" --tcp-port 0 --udp-port -1 --rpc-port -1 --metrics-port -1 --io-threads 1 \
       --transport "$TRANSPORT" ${ENCRYPT:+--noise-port 0} > "$OUT/before-after.out" 2> "$OUT/before-after.err" &
     PID=$!
     listener=tcp; security=()
