@@ -23,6 +23,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A QUIC client for tests: one connection (trusting any certificate: the tests check framing, not PKI) on which
@@ -123,7 +125,22 @@ public final class QuicTestClient implements AutoCloseable {
 
         /** Waits until {@code n} bytes have arrived and returns them (and any more that came). */
         public byte[] read(int n, Duration timeout) {
-            await().atMost(timeout).until(() -> receivedBytes() >= n);
+            return read(n, timeout, () -> "");
+        }
+
+        /**
+         * As {@link #read(int, Duration)}, failing on the timeout with how far the stream got, its state and
+         * {@code diagnosis} (the rest of the path's state, read only then).
+         */
+        public byte[] read(int n, Duration timeout, Supplier<String> diagnosis) {
+            try {
+                await().atMost(timeout).until(() -> receivedBytes() >= n);
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("after " + timeout + ", " + receivedBytes() + " of " + n
+                        + " bytes had arrived; the stream was " + (channel.isActive() ? "active" : "inactive")
+                        + (channel.isWritable() ? ", writable" : ", not writable") + (closed.isDone() ? ", ended" : "")
+                        + "; " + diagnosis.get(), e);
+            }
             synchronized (received) {
                 return received.toByteArray();
             }

@@ -58,7 +58,10 @@ class QuicLossTest {
                 }
                 stream.write(batch.toByteArray());
             }
-            byte[] replies = stream.read(expected.size(), Duration.ofSeconds(60));
+            // A stall fails with both ends' state, so a rare one can be told from a slow path.
+            byte[] replies = stream.read(expected.size(), Duration.ofSeconds(60),
+                    () -> "server: " + server.activeQuicConnections() + " connections, " + server.activeQuicStreams()
+                            + " streams, " + server.pendingOutboundBytes() + " bytes pending; relay: " + relay);
             assertArrayEquals(expected.toByteArray(), replies, "every reply once, in order, verified");
             assertTrue(relay.toServer().dropped() > 0 && relay.toClient().dropped() > 0,
                     "the path lost datagrams both ways: " + relay.toServer() + " / " + relay.toClient());
