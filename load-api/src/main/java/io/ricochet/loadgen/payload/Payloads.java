@@ -1,12 +1,6 @@
 package io.ricochet.loadgen.payload;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
+import io.ricochet.loadgen.files.InputFiles;
 
 /**
  * Reads the value of {@code --payload} (and of {@code --expect equals:}) into a {@link Template}:
@@ -64,45 +58,17 @@ public final class Payloads {
         if (path.isEmpty()) {
             throw new IllegalArgumentException("@: no file named (expected: @FILE)");
         }
-        Path file;
-        try {
-            file = Path.of(path);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException(name + ": not a path (" + e.getReason() + ")", e);
-        }
         byte[] bytes;
         try {
-            // The size is checked before anything is read; the read is bounded too, for files whose size says nothing
-            // (a pipe, /proc) or that grow meanwhile.
-            if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) {
-                throw tooLarge(name, Files.size(file) + " bytes");
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-            }
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException(name + ": no such file", e);
-        } catch (AccessDeniedException e) {
-            throw new IllegalArgumentException(name + ": permission denied", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(name + ": cannot be read (" + why(e) + ")", e);
-        }
-        if (bytes.length > MAX_FILE_BYTES) {
-            throw tooLarge(name, "more than " + MAX_FILE_BYTES + " bytes");
+            bytes = InputFiles.read(InputFiles.path(path), MAX_FILE_BYTES);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("@" + e.getMessage(), e);
         }
         if (bytes.length == 0) {
             throw new IllegalArgumentException(name + ": empty file (expected: at least one byte; frames are never "
                     + "empty)");
         }
         return bytes;
-    }
-
-    private static IllegalArgumentException tooLarge(String name, String size) {
-        return new IllegalArgumentException(name + ": " + size + " (expected: at most " + MAX_FILE_BYTES + " bytes)");
-    }
-
-    private static String why(IOException e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** The bytes {@code digits} spell, two a byte; an error names the first bad digit's index, from 0. */

@@ -20,6 +20,7 @@ import com.google.protobuf.TypeProto;
 import com.google.protobuf.WrappersProto;
 import com.google.protobuf.compiler.PluginProtos;
 import com.google.protobuf.util.JsonFormat;
+import io.ricochet.loadgen.files.InputFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,7 +83,7 @@ public final class DescriptorSet {
      * not in the set (…)}.
      */
     public static DescriptorSet load(Path file) {
-        byte[] bytes = BoundedFiles.read(file, MAX_FILE_BYTES);
+        byte[] bytes = InputFiles.read(file, MAX_FILE_BYTES);
         FileDescriptorSet set;
         try {
             set = FileDescriptorSet.parseFrom(bytes);

@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.protobuf;
 
 import com.google.protobuf.ByteString;
+import io.ricochet.loadgen.files.InputFiles;
 import io.ricochet.loadgen.workload.Context;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -43,7 +44,7 @@ public final class RequestData {
      */
     public static RequestData parse(String data, MessageType requestType, long seed) {
         if (data.startsWith("@")) {
-            return load(Path.of(data.substring(1)), requestType, seed);
+            return load(InputFiles.path(data.substring(1)), requestType, seed);
         }
         return new RequestData(List.of(TemplatedMessage.parse(requestType, JsonText.parseObject(data), seed)));
     }
@@ -53,7 +54,7 @@ public final class RequestData {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(
-                    BoundedFiles.read(file, MAX_FILE_BYTES))).toString();
+                    InputFiles.read(file, MAX_FILE_BYTES))).toString();
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException(file + ": not UTF-8 text");
         }

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import java.io.IOException;
+import io.ricochet.loadgen.files.InputFileException;
+import io.ricochet.loadgen.files.InputFiles;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -145,21 +146,18 @@ public final class ScenarioFiles {
     /** The file's text: at most {@link #MAX_FILE_BYTES}, UTF-8. */
     private static String text(Path file) {
         String name = file.toString();
-        try (java.io.InputStream in = Files.newInputStream(file)) {
-            // Read up to one byte past the bound, whatever size the file claims: /dev/zero and a FIFO claim none.
-            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-            if (bytes.length > MAX_FILE_BYTES) {
-                throw new ScenarioFileException(name, null, "", "over " + MAX_FILE_BYTES + " bytes (expected: at most "
-                        + MAX_FILE_BYTES + ", a scenario is a page of settings)");
-            }
+        byte[] bytes;
+        try {
+            bytes = InputFiles.read(file, MAX_FILE_BYTES);
+        } catch (InputFileException e) {
+            throw new ScenarioFileException(name, null, "", e.reason());
+        }
+        try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw new ScenarioFileException(name, null, "", "not text (expected: YAML or JSON in UTF-8)");
-        } catch (IOException e) {
-            throw new ScenarioFileException(name, null, "", "cannot be read (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
     }
 }

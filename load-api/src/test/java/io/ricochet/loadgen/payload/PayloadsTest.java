@@ -90,7 +90,7 @@ class PayloadsTest {
     void aDirectoryIsAnErrorNamingIt() {
         String message = assertThrows(IllegalArgumentException.class, () -> Payloads.parse("@" + dir, SEED))
                 .getMessage();
-        assertTrue(message.startsWith("@" + dir + ": cannot be read ("), message);
+        assertEquals("@" + dir + ": not a regular file (a directory; expected: a file)", message);
     }
 
     @Test
@@ -115,7 +115,7 @@ class PayloadsTest {
         try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw")) {
             sparse.setLength(Payloads.MAX_FILE_BYTES + 1L);
         }
-        assertEquals("@" + file + ": 16777217 bytes (expected: at most 16777216 bytes)",
+        assertEquals("@" + file + ": over 16,777,216 bytes (expected: at most 16,777,216)",
                 assertThrows(IllegalArgumentException.class, () -> Payloads.parse("@" + file, SEED)).getMessage());
     }
 

@@ -160,10 +160,10 @@ class DescriptorSetTest {
     }
 
     @Test
-    void anUnreadableFile(@TempDir Path dir) {
+    void aDirectory(@TempDir Path dir) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DescriptorSet.load(dir));
 
-        assertEquals(dir + ": cannot be read (Is a directory)", e.getMessage());
+        assertEquals(dir + ": not a regular file (a directory; expected: a file)", e.getMessage());
     }
 
     private static FileDescriptorProto file(String name, String... imports) {

@@ -28,6 +28,9 @@ public final class LoadGeneratorMain implements Runnable {
         // Everything after the controller's first positional (the scenario's name) belongs to the scenario.
         cli.getSubcommands().get("controller").setStopAtPositional(true);
         cli.getSubcommands().get("plan").setStopAtPositional(true);
+        // picocli would splice an @FILE argument's words into the command line: --payload @FILE and --data @FILE are
+        // the flags' own values, read by their bounded reader.
+        cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((e, args) -> {
             e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
             return ExitCodes.USAGE;

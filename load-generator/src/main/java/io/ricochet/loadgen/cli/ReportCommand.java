@@ -1,6 +1,7 @@
 package io.ricochet.loadgen.cli;
 
 import io.ricochet.commandline.ExitCodes;
+import io.ricochet.loadgen.files.InputFileException;
 import io.ricochet.loadgen.report.html.HtmlReport;
 import io.ricochet.loadgen.report.html.RebuiltSummary;
 import java.nio.file.Files;
@@ -25,6 +26,15 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            return draw();
+        } catch (InputFileException e) {
+            // A file of the directory that is huge, or not a file: refused by name, as a wrong argument is.
+            throw new ParameterException(commandSpec.commandLine(), "report: " + e.getMessage());
+        }
+    }
+
+    private int draw() {
         Path page;
         if (Files.isRegularFile(dir.resolve("summary.json"))) {
             page = HtmlReport.write(dir);

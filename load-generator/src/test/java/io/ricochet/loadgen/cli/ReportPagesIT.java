@@ -98,6 +98,26 @@ class ReportPagesIT {
         shoot(report, "echo-server", 900, "#chart-server-cpu", "#chart-server-rss", "#chart-server-connections");
     }
 
+    /**
+     * What a server sends and what a worker says reach the page as text: a reply of {@code <!--<script>} (the echo
+     * server reverses the payload) and worker JVM arguments of every dangerous sequence leave every chart drawn.
+     */
+    @Test
+    void aServersReplyAndAWorkersMetadataCannotBreakThePage() throws Exception {
+        Path report = temp.resolve("hostile");
+        String hostile = "-Dx=</script><!--<script>\u2028\u2029/*DATA*/";
+        Cli.Result r = Cli.run("controller", "--workers", "2", "--worker-jvm-args", hostile, "echo", "--rate",
+                "500/s", "--duration", "2s", "--payload", ">tpircs<--!<", "--expect", "equals:zz", "--report",
+                report.toString());
+        assertTrue(Files.isRegularFile(report.resolve("report.html")), r.err());
+        JsonNode summary = Cli.JSON.readTree(report.resolve("summary.json").toFile());
+        assertTrue(summary.get("bad").asLong() > 0, "every reply is <!--<script>, not zz: " + summary);
+        HeadlessChromium.Rendered page = open(report, "hostile");
+        hasPoints(page, "chart-throughput", intervals(report), "QPS", "errors", "bad");
+        hasPoints(page, "chart-workers", 2, "requests");
+        assertTrue(page.dom().contains("&lt;!--&lt;script&gt;"), "the reply is shown as text");
+    }
+
     @Test
     void aSweepHasLibonevsFourFigures() throws Exception {
         Path report = temp.resolve("sweep");

@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code report.html}: one self-contained page (uPlot inlined, no network) drawn from a report directory's own files, so
@@ -27,6 +29,7 @@ public final class HtmlReport {
     /** uPlot as the webjar pinned in the parent POM ({@code uplot.version}) lays it out. */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final String PAGES = "io/ricochet/loadgen/report/html/";
+    private static final Pattern PLACEHOLDER = Pattern.compile("/\\*([A-Z_]+)\\*/");
 
     private HtmlReport() {
     }
@@ -62,7 +65,7 @@ public final class HtmlReport {
             throw new IllegalArgumentException("report directory " + dir + ": no summary.json");
         }
         try {
-            return ReportWriter.JSON.readTree(summary.toFile());
+            return ReportFiles.json(summary);
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
@@ -74,7 +77,7 @@ public final class HtmlReport {
             data.put("title", title(dir));
             data.set("summary", summary);
             Path config = dir.resolve("config.json");
-            data.set("config", Files.isRegularFile(config) ? ReportWriter.JSON.readTree(config.toFile())
+            data.set("config", Files.isRegularFile(config) ? ReportFiles.json(config)
                     : ReportWriter.JSON.createObjectNode());
             Path intervals = dir.resolve("intervals.csv");
             if (Files.isRegularFile(intervals)) {
@@ -104,19 +107,48 @@ public final class HtmlReport {
 
     /**
      * A page: the shared template with uPlot, the shared helpers (layout, charts, shard plan), {@code script} (the
-     * page's own) and the data inlined.
+     * page's own) and the data inlined. The placeholders are filled in one pass, so no filled text (a title, a reply)
+     * is read as a placeholder.
      */
     static String page(JsonNode data, String script, String title) throws IOException {
-        // "</" would end the script element the data sits in.
-        String json = ReportWriter.JSON.writeValueAsString(data).replace("</", "<\\/");
-        return resource(PAGES + "page.html")
-                .replace("/*TITLE*/", title.replace("&", "&amp;").replace("<", "&lt;"))
-                .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
-                .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*CHARTS_JS*/", resource(PAGES + "layout.js") + resource(PAGES + "charts.js")
-                        + resource(PAGES + "shards.js"))
-                .replace("/*PAGE_JS*/", resource(PAGES + script))
-                .replace("/*DATA*/", json);
+        Map<String, String> fills = Map.of(
+                "TITLE", escapeText(title),
+                "UPLOT_CSS", resource(UPLOT + "uPlot.min.css"),
+                "UPLOT_JS", resource(UPLOT + "uPlot.iife.min.js"),
+                "CHARTS_JS", resource(PAGES + "layout.js") + resource(PAGES + "charts.js") + resource(PAGES + "shards.js"),
+                "PAGE_JS", resource(PAGES + script),
+                "DATA", scriptSafeJson(data));
+        Matcher placeholder = PLACEHOLDER.matcher(resource(PAGES + "page.html"));
+        StringBuilder page = new StringBuilder();
+        while (placeholder.find()) {
+            String fill = fills.get(placeholder.group(1));
+            placeholder.appendReplacement(page, Matcher.quoteReplacement(fill == null ? placeholder.group() : fill));
+        }
+        return placeholder.appendTail(page).toString();
+    }
+
+    /**
+     * {@code data} as JSON that no content can break out of or into: every {@code <}, {@code >} and {@code &} as a
+     * JSON escape, so no string ends the script element ({@code </script}), opens a comment or another script inside
+     * it ({@code <!--}, {@code <script}: the HTML parser's double-escaped state); U+2028 and U+2029 too, which end a
+     * line in older JavaScript. {@code JSON.parse} reads them back as the same characters.
+     */
+    static String scriptSafeJson(JsonNode data) throws IOException {
+        String json = ReportWriter.JSON.writeValueAsString(data);
+        StringBuilder safe = new StringBuilder(json.length() + 64);
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            switch (c) {
+                case '<', '>', '&', '\u2028', '\u2029' -> safe.append(String.format("\\u%04x", (int) c));
+                default -> safe.append(c);
+            }
+        }
+        return safe.toString();
+    }
+
+    /** Text for an element's content or a quoted attribute. */
+    private static String escapeText(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     /** A CSV file as one array per column. */

@@ -95,7 +95,7 @@ public record RebuiltSummary(ObjectNode json, String note) {
 
     private static JsonNode readConfig(Path dir) throws IOException {
         Path config = dir.resolve("config.json");
-        return Files.isRegularFile(config) ? ReportWriter.JSON.readTree(config.toFile())
+        return Files.isRegularFile(config) ? ReportFiles.json(config)
                 : ReportWriter.JSON.createObjectNode();
     }
 

@@ -1,9 +1,7 @@
 package io.ricochet.loadgen.report.html;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -15,9 +13,9 @@ import java.util.Arrays;
  * @param cut  whether a line cut short was left out
  */
 record WholeLines(byte[] text, boolean cut) {
-
-    static WholeLines of(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+    /** {@code file}'s whole lines; an {@link io.ricochet.loadgen.files.InputFileException} naming it if it is refused. */
+    static WholeLines of(Path file) {
+        byte[] bytes = ReportFiles.bytes(file);
         int end = bytes.length;
         while (end > 0 && bytes[end - 1] != '\n') {
             end--;

@@ -55,6 +55,7 @@
   if (s.verdict) headline.push({ label: "verdict", value: s.verdict });
   if (s.knee_rate) headline.push({ label: "knee", value: num(s.knee_rate, 0) + "/s, p99 " + us(s.knee_p99_us) });
   if (merged.first_error) headline.push({ label: "first error", value: merged.first_error, bad: true });
+  if (merged.first_bad) headline.push({ label: "first bad reply", value: merged.first_bad, bad: true });
   (s.thresholds || []).forEach(function (t) {
     var actual = t.actual === null || t.actual === undefined ? t.note : t.metric + " = " + num(t.actual, 4);
     // When the live judge first saw it broken, in seconds of measurement: the time axis of the charts below.

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.loadgen.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,13 +21,27 @@ class HtmlReportTest {
         assertTrue(e.getMessage().contains(dir.toString()) && e.getMessage().contains("summary.json"), e.getMessage());
     }
 
-    /** A run's text (an error message, a host name) cannot end the script element its data sits in. */
+    /**
+     * A run's text (a server's reply in an error message, a worker's metadata, a directory's name) can neither end the
+     * script element its data sits in, nor open a comment or a script inside it, nor be taken for one of the template's
+     * placeholders.
+     */
     @Test
-    void theDataCannotCloseItsScriptElement(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("summary.json"), "{\"command\":\"echo\",\"first_error\":\"</script><b>x\"}");
+    void noTextOfTheRunCanBreakThePage(@TempDir Path parent) throws Exception {
+        Path dir = Files.createDirectory(parent.resolve("run-<b>&\""));
+        String hostile = "</script><b>x <!--<script> </SCRIPT > \u2028\u2029 & /*PAGE_JS*/ >";
+        Files.writeString(dir.resolve("summary.json"), ReportWriter.JSON.writeValueAsString(
+                Map.of("command", "echo", "first_error", hostile, "worker", Map.of("jvm_args", hostile))));
         String page = Files.readString(HtmlReport.write(dir));
+        String data = page.substring(page.indexOf("<script type=\"application/json\" id=\"data\">"));
+        data = data.substring(data.indexOf('>') + 1, data.indexOf("</script>"));
+        for (String dangerous : List.of("<", ">", "&", "\u2028", "\u2029")) {
+            assertFalse(data.contains(dangerous), "no " + dangerous + " in the inlined data");
+        }
         assertEquals(5, page.split("</script>", -1).length - 1, "the page's own five script elements, no more");
-        assertTrue(page.contains("<\\/script><b>x"), "the text is kept, escaped");
+        assertEquals(hostile, ReportWriter.JSON.readTree(data).get("summary").get("first_error").asText(),
+                "the text is kept, and reads back the same");
+        assertTrue(page.contains("<title>Ricochet report: run-&lt;b&gt;&amp;&quot;</title>"), "the title is text");
     }
 
     /** uPlot comes from the webjar pinned in the parent POM, inlined: the page needs no network. */
