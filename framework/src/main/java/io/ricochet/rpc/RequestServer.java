@@ -65,7 +65,32 @@ final class RequestServer {
         this.authenticated = gate == null;
         if (gate != null) {
             authDeadline = session.eventLoop().schedule(this::authTimedOut, gate.timeoutNanos(), TimeUnit.NANOSECONDS);
+            // At once when on this loop: the displaced one's place under the connection cap is free for the next accept.
+            gate.waiting(this, session.remoteAddress(), () -> {
+                if (session.eventLoop().inEventLoop()) {
+                    displaced();
+                } else {
+                    session.eventLoop().execute(this::displaced);
+                }
+            });
         }
+    }
+
+    /** Newer connections needed this one's place among those waiting to authenticate (see {@link AuthGate}). */
+    private void displaced() {
+        if (authenticated || closed) {
+            return;
+        }
+        dropUnauthenticated("not authenticated, and newer connections waited", RpcStatus.RESOURCE_EXHAUSTED);
+        // At once: its place under the connection cap is wanted now, and it is owed nothing.
+        session.shed();
+    }
+
+    private void dropUnauthenticated(String why, RpcStatus status) {
+        gate.logRefusal(session.remoteAddress(), why + "; closing");
+        gate.dropped(session.remoteAddress(), why);
+        metrics.started();
+        metrics.finished(BuiltIn.AUTH, status, 0);
     }
 
     /** Counted as an {@code rpc.auth} that ran out of time, so a scrape tells it from a wrong credential. */
@@ -74,9 +99,7 @@ final class RequestServer {
         if (authenticated || closed) {
             return;
         }
-        gate.logRefusal(session.remoteAddress(), "not authenticated within " + gate.timeoutText() + "; closing");
-        metrics.started();
-        metrics.finished(BuiltIn.AUTH, RpcStatus.DEADLINE_EXCEEDED, 0);
+        dropUnauthenticated("not authenticated within " + gate.timeoutText(), RpcStatus.DEADLINE_EXCEEDED);
         session.close();
     }
 
@@ -224,6 +247,9 @@ final class RequestServer {
      */
     private void authenticate(long id, boolean oneWay, ByteString credential) {
         if (gate == null || authenticated || gate.accepts(credential)) {
+            if (gate != null && !authenticated) {
+                gate.waited(this);
+            }
             authenticated = true;
             if (authDeadline != null) {
                 authDeadline.cancel(false);
@@ -348,6 +374,9 @@ final class RequestServer {
     /** The connection is gone: the handlers of requests still being served hear that nobody waits. */
     void connectionLost() {
         closed = true;
+        if (gate != null && !authenticated) {
+            gate.waited(this);
+        }
         if (authDeadline != null) {
             authDeadline.cancel(false);
             authDeadline = null;

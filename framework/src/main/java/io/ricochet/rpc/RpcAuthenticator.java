@@ -26,6 +26,14 @@ public interface RpcAuthenticator {
     }
 
     /**
+     * Told of each connection closed before it authenticated, and why: it ran out of {@link RpcConfig#authTimeout},
+     * or newer connections displaced it ({@link RpcConfig#maxUnauthenticated}); nothing by default. Runs on the
+     * connection's event loop: must not block.
+     */
+    default void dropped(SocketAddress peer, String why) {
+    }
+
+    /**
      * Admits connections that present {@code token} (UTF-8), compared in constant time. Send it over TLS:
      * anyone who sees it can present it.
      */

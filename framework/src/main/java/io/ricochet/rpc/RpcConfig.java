@@ -25,9 +25,15 @@ import java.time.Duration;
  * @param authTimeout        how long a server that requires credentials ({@link RpcService.Builder#authenticator}) lets a
  *                           connection go without authenticating, from its accept, before it closes it: pings alone
  *                           would otherwise hold a stranger's connection, and its slot, for good
+ * @param maxUnauthenticated connections such a server lets wait to authenticate at once; one more displaces the one
+ *                           that has waited longest, so strangers who connect and wait cannot crowd out a client that
+ *                           authenticates as it connects
+ * @param maxUnauthenticatedPerAddress of those, from one source address (an IPv6 /64 counts as one); one more
+ *                           displaces that address's longest waiting, so one address cannot displace the others'
  */
 public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient, int maxRoutes, long maxRelayBytes,
-        Duration relayWriteTimeout, int maxMethodTags, Duration defaultTimeout, Duration authTimeout) {
+        Duration relayWriteTimeout, int maxMethodTags, Duration defaultTimeout, Duration authTimeout,
+        int maxUnauthenticated, int maxUnauthenticatedPerAddress) {
 
     /** Characters in a method name or URI. */
     public static final int MAX_METHOD_LENGTH = 1024;
@@ -50,6 +56,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         positive("maxMethodTags", maxMethodTags);
         atMostMaxTimeout("defaultTimeout", defaultTimeout);
         atMostMaxTimeout("authTimeout", authTimeout);
+        positive("maxUnauthenticated", maxUnauthenticated);
+        inRange("maxUnauthenticatedPerAddress", maxUnauthenticatedPerAddress, 1, maxUnauthenticated);
     }
 
     private static void atMostMaxTimeout(String field, Duration value) {
@@ -79,6 +87,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         private Duration defaultTimeout = Duration.ofSeconds(10);
         /** As long as a TLS or Noise handshake may take: a client authenticates right after it connects. */
         private Duration authTimeout = Duration.ofSeconds(10);
+        private int maxUnauthenticated = 1024;
+        private int maxUnauthenticatedPerAddress = 64;
 
         private Builder() {
         }
@@ -129,9 +139,21 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
             return this;
         }
 
+        /** See {@link RpcConfig#maxUnauthenticated}; 1,024 by default. */
+        public Builder maxUnauthenticated(int maxUnauthenticated) {
+            this.maxUnauthenticated = maxUnauthenticated;
+            return this;
+        }
+
+        /** See {@link RpcConfig#maxUnauthenticatedPerAddress}; 64 by default. */
+        public Builder maxUnauthenticatedPerAddress(int maxUnauthenticatedPerAddress) {
+            this.maxUnauthenticatedPerAddress = maxUnauthenticatedPerAddress;
+            return this;
+        }
+
         public RpcConfig build() {
             return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, relayWriteTimeout,
-                    maxMethodTags, defaultTimeout, authTimeout);
+                    maxMethodTags, defaultTimeout, authTimeout, maxUnauthenticated, maxUnauthenticatedPerAddress);
         }
     }
 }

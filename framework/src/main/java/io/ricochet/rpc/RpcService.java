@@ -39,7 +39,7 @@ public final class RpcService {
         this.config = b.rpc;
         this.agent = b.agent ? new RpcAgent(b.dispatcher, b.rpc) : null;
         this.router = new RequestRouter(b.dispatcher, agent);
-        this.gate = b.authenticator == null ? null : new AuthGate(b.authenticator, b.rpc.authTimeout());
+        this.gate = b.authenticator == null ? null : new AuthGate(b.authenticator, b.rpc);
     }
 
     public static Builder builder() {

@@ -18,9 +18,13 @@ import io.ricochet.testing.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -114,6 +118,73 @@ class RpcAuthTest {
             // A connection that authenticated in time outlives the deadline.
             assertEquals("cba", await(friend.call("echo.reverse", bytes("abc"))).toStringUtf8());
         }
+    }
+
+    /**
+     * Strangers who connect and wait cannot keep out a client that authenticates as it connects: past a bound, the
+     * longest waiting make room, of the newcomer's own address first. Refusing newcomers instead, a crowd of 40
+     * kept a distributed run's workers out.
+     */
+    @Test
+    void strangersWhoWaitAreDisplacedLongestWaitingFirstAndOfTheirOwnAddress() throws Exception {
+        RpcConfig small = RpcConfig.builder().maxUnauthenticated(6).maxUnauthenticatedPerAddress(4).build();
+        List<InetSocketAddress> dropped = new CopyOnWriteArrayList<>();
+        RpcAuthenticator token = RpcAuthenticator.bearerToken(TOKEN);
+        RpcAuthenticator counting = new RpcAuthenticator() {
+            @Override
+            public boolean accepts(com.google.protobuf.ByteString credential) {
+                return token.accepts(credential);
+            }
+
+            @Override
+            public void dropped(java.net.SocketAddress peer, String why) {
+                dropped.add((InetSocketAddress) peer);
+            }
+        };
+        List<Socket> sockets = new ArrayList<>();
+        try (RpcServer server = server(counting, small);
+             RpcClients known = RpcClients.create(RpcClientConfig.builder().bearerToken(TOKEN).build(), null)) {
+            InetSocketAddress target = server.address();
+            for (int i = 0; i < 2; i++) {
+                sockets.add(connectFrom("127.0.0.2", target));
+            }
+            await().atMost(10, TimeUnit.SECONDS).until(() -> server.activeConnections() == 2);
+            for (int i = 0; i < 10; i++) {
+                sockets.add(connectFrom("127.0.0.1", target));
+            }
+            // 127.0.0.1 may keep 4 waiting: each of its 6 more displaced one of its own, never one of 127.0.0.2's.
+            await().atMost(10, TimeUnit.SECONDS).until(() -> dropped.size() == 6 && server.activeConnections() == 6);
+            assertTrue(dropped.stream().allMatch(a -> a.getHostString().equals("127.0.0.1")), dropped.toString());
+            // A third address finds all 6 places taken: the longest waiting of all, 127.0.0.2's first, makes room.
+            sockets.add(connectFrom("127.0.0.3", target));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> dropped.size() == 7);
+            assertEquals("127.0.0.2", dropped.get(6).getHostString());
+            // A client that authenticates as it connects gets in, and is served.
+            RpcClient friend = await(known.connect(target));
+            assertEquals("cba", await(friend.call("echo.reverse", bytes("abc"))).toStringUtf8());
+            await().atMost(10, TimeUnit.SECONDS).until(() -> registry.find(RpcMetrics.SERVER_REQUESTS)
+                    .tag("method", RpcConnection.AUTH).tag("status", "RESOURCE_EXHAUSTED").timer() != null
+                    && registry.get(RpcMetrics.SERVER_REQUESTS).tag("method", RpcConnection.AUTH)
+                            .tag("status", "RESOURCE_EXHAUSTED").timer().count() == dropped.size());
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    private static Socket connectFrom(String host, InetSocketAddress target) throws java.io.IOException {
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(host, 0));
+        socket.connect(target, 5_000);
+        return socket;
+    }
+
+    @Test
+    void unauthenticatedBoundsAreChecked() {
+        InvalidValueException e = assertThrows(InvalidValueException.class, () -> RpcConfig.builder()
+                .maxUnauthenticated(4).maxUnauthenticatedPerAddress(5).build());
+        assertTrue(e.getMessage().startsWith("maxUnauthenticatedPerAddress: 5"), e.getMessage());
     }
 
     @Test

@@ -79,4 +79,13 @@ public interface FrameSession {
      */
     void abort();
 
+    /**
+     * Closes at once, as a connection over a bound is: for a peer owed nothing, such as one displaced before it
+     * authenticated, whose place is wanted now, not after a lingering close. Counted as {@code reason=limit}. UDP
+     * forgets the peer, as {@link #close} does.
+     */
+    default void shed() {
+        abort();
+    }
+
 }

@@ -220,6 +220,16 @@ final class TcpFrameSession implements FrameSession {
     }
 
     @Override
+    public void shed() {
+        if (ctx.executor().inEventLoop()) {
+            stats.closing(CloseReason.LIMIT);
+            ctx.close();
+        } else {
+            onLoop(this::shed);
+        }
+    }
+
+    @Override
     public boolean isWritable() {
         return ctx.channel().isWritable();
     }

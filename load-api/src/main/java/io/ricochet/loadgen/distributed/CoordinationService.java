@@ -39,6 +39,10 @@ import java.util.function.BiFunction;
 final class CoordinationService implements AutoCloseable {
     /** Longest host name a worker may give (a DNS name's). */
     static final int MAX_HOST_CHARS = 253;
+    /** How long a connection may go without giving the run's secret: a worker gives it as it connects. */
+    static final Duration AUTH_TIMEOUT = Duration.ofSeconds(5);
+    /** Connections without the secret held at once; a newer one displaces the longest waiting. */
+    static final int MAX_STRANGERS = 64;
     /** Most cores a worker may say it has. */
     static final int MAX_CORES = 1 << 16;
     /** Most JVM flags a worker may give, and most characters of its JVM's vendor, version and flags together. */
@@ -67,10 +71,16 @@ final class CoordinationService implements AutoCloseable {
         // Room for every worker and a few more, and no longer idle than a worker may be (at the start barrier, or
         // between reports): each connection may hold a partial report, so strangers must not pile up.
         Duration idle = max(settings.startTimeout(), settings.stallTimeout().plus(settings.warmup())).plusMinutes(1);
-        RpcService coordination = RpcService.builder().rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD).build())
+        // A worker gives the secret as it connects; a stranger who does not waits at most AUTH_TIMEOUT, and among at
+        // most MAX_STRANGERS, the longest waiting displaced by a newer connection: a crowd of them cannot keep a
+        // worker out, and the connection cap leaves room for the workers beside a full crowd.
+        RpcService coordination = RpcService.builder().rpc(RpcConfig.builder().maxPayload(Coordination.MAX_PAYLOAD)
+                        .authTimeout(AUTH_TIMEOUT).maxUnauthenticated(MAX_STRANGERS)
+                        .maxUnauthenticatedPerAddress(MAX_STRANGERS).build())
                 .dispatcher(methods).authenticator(new RunAuthenticator(settings.runSecret(), refused)).build();
         this.endpoint = RicochetServer.builder().config(ServerConfig.builder().host(settings.bindHost()).ioThreads(1)
-                        .transport(TransportKind.AUTO).idleTimeout(idle).maxConnections(2 * roster.size() + 16).build())
+                        .transport(TransportKind.AUTO).idleTimeout(idle)
+                        .maxConnections(2 * roster.size() + 16 + MAX_STRANGERS).build())
                 .listen(coordination.listener(settings.port())).name("coordination").build().startAndAwait();
     }
 

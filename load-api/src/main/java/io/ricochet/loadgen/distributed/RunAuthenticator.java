@@ -28,4 +28,10 @@ final class RunAuthenticator implements RpcAuthenticator {
     public void refused(String method, SocketAddress peer) {
         refused.record(method, "from " + peer + ", which has not given the run secret");
     }
+
+    /** A stranger that connected and never gave the secret: counted and named, as a refused call is. */
+    @Override
+    public void dropped(SocketAddress peer, String why) {
+        refused.record(RpcConnection.AUTH, "a connection from " + peer + " closed: " + why);
+    }
 }

@@ -143,6 +143,40 @@ class ControllerInputsTest {
         }
     }
 
+    /**
+     * A crowd of strangers on the coordination port, none with the run's secret, connected before the workers: the
+     * workers still get in and the run completes, and the strangers turned away are counted and named. With the
+     * connection cap alone, 40 of them kept two workers out until the start barrier timed out.
+     */
+    @Test
+    void aCrowdOfStrangersCannotKeepTheWorkersOutAndIsNamed() throws Exception {
+        int strangers = CoordinationService.MAX_STRANGERS + 36;
+        List<java.net.Socket> crowd = new ArrayList<>();
+        try (ControllerRun run = new ControllerRun(2)) {
+            for (int i = 0; i < strangers; i++) {
+                crowd.add(new java.net.Socket(run.controller.address().getAddress(), run.controller.address().getPort()));
+            }
+            FakeWorker first = run.ready(0);
+            FakeWorker second = run.ready(1);
+            first.awaitStart();
+            second.awaitStart();
+            first.accepted(Coordination.REPORT, report(0, 0).setOk(3).build());
+            second.accepted(Coordination.REPORT, report(1, 0).setOk(4).build());
+            first.accepted(Coordination.DONE, done(0));
+            second.accepted(Coordination.DONE, done(1));
+            DistributedSummary s = run.summary();
+            assertEquals(7, s.merged().ok());
+            // The longest waiting strangers made room for the newest connections, the workers among them.
+            assertTrue(s.refusedInputs() >= strangers - CoordinationService.MAX_STRANGERS, s.problems().toString());
+            assertTrue(s.problems().stream().anyMatch(p -> p.contains("a connection from /127.0.0.1:")
+                    && p.contains("closed: not authenticated")), s.problems().toString());
+        } finally {
+            for (java.net.Socket socket : crowd) {
+                socket.close();
+            }
+        }
+    }
+
     @Test
     void aReportWithANegativeCounterIsRefusedWhole() throws Exception {
         try (ControllerRun run = new ControllerRun(1)) {
