@@ -250,13 +250,6 @@ final class EchoServerCommand implements Callable<Integer> {
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();
         PrintWriter out = spec.commandLine().getOut();
-        // The ports share the process's descriptors: together they stay below the open-file limit.
-        ConnectionBudget budget = new ConnectionBudget(OpenFileLimit.connectionCap());
-        if (maxConnections != null && maxConnections > budget.limit()) {
-            spec.commandLine().getErr().println("echo-server: --max-connections " + maxConnections + " is more than the "
-                    + "open-file limit (" + OpenFileLimit.current() + ") leaves for connections; connections past "
-                    + budget.limit() + " are refused");
-        }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLoops loops;
         try {
@@ -265,6 +258,20 @@ final class EchoServerCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("echo-server: " + e.getMessage());
             return ExitCodes.FAILURE;
+        }
+        // The ports share the process's descriptors: together they stay below the open-file limit, with room kept for
+        // what is open now (the loops made above among it) and for the metrics port, so /health is answered when
+        // every connection allowed is open.
+        OpenFileLimit.Budget descriptors = OpenFileLimit.budget(metricsPort == ServerConfig.DISABLED ? 0
+                : metricsConfig.maxConnections());
+        ConnectionBudget budget = new ConnectionBudget(descriptors.connections());
+        // On stderr, as the log: stdout holds the listening lines, in their documented order, for scripts.
+        spec.commandLine().getErr().println(descriptors.describe());
+        spec.commandLine().getErr().flush();
+        if (maxConnections != null && maxConnections > budget.limit()) {
+            spec.commandLine().getErr().println("echo-server: --max-connections " + maxConnections + " is more than the "
+                    + "open-file limit (" + OpenFileLimit.current() + ") leaves for connections; connections past "
+                    + budget.limit() + " are refused");
         }
         try (JvmProcessMetrics jvmMetrics = new JvmProcessMetrics()) {
             jvmMetrics.bindTo(registry);

@@ -27,7 +27,12 @@ final class EchoServerProcess implements AutoCloseable {
     }
 
     static EchoServerProcess start(List<String> jvmArgs, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), jvmArgs, args);
+    }
+
+    /** Run by {@code launcher}, such as {@code prlimit --nofile=1024:1024}, which then runs the JVM in its place. */
+    static EchoServerProcess start(List<String> launcher, List<String> jvmArgs, String... args) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
         command.add("-cp");

@@ -2,6 +2,7 @@ package io.ricochet.metrics;
 
 import static io.ricochet.config.Checks.notNull;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,6 +15,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.ricochet.internal.AcceptErrorHandler;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,13 +35,13 @@ public final class MetricsEndpoint implements AutoCloseable {
     private final List<Meter> meters;
 
     private MetricsEndpoint(EventLoopGroup group, Channel channel, MetricsConnections connections,
-            PrometheusMeterRegistry registry) {
+            PrometheusMeterRegistry registry, Counter acceptErrors) {
         this.group = group;
         this.channel = channel;
         this.connections = connections;
         this.registry = registry;
         this.meters = List.of(evictions(registry, connections, "max_connections", false),
-                evictions(registry, connections, "max_connections_per_address", true));
+                evictions(registry, connections, "max_connections_per_address", true), acceptErrors);
     }
 
     private static Meter evictions(PrometheusMeterRegistry registry, MetricsConnections connections, String reason,
@@ -63,9 +65,14 @@ public final class MetricsEndpoint implements AutoCloseable {
                 NioIoHandler.newFactory());
         MetricsConnections connections = new MetricsConnections(config.maxConnections(),
                 config.maxConnectionsPerAddress());
+        Counter acceptErrors = Counter.builder(MeterNames.METRICS_ACCEPT_ERRORS)
+                .description("Failed accepts on the metrics port; each pauses its accepting for a second")
+                .register(registry);
         ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
+                // Out of descriptors, accept fails at once again: pause, count, and log one line per 10 s, not each.
+                .handler(new AcceptErrorHandler("metrics " + host + ":" + port, acceptErrors::increment))
                 // Connections read only when their handler asks: one request at a time (MetricsChannelInitializer).
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childHandler(new MetricsChannelInitializer(config.idleTimeout(), connections,
@@ -73,11 +80,12 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
+            registry.remove(acceptErrors);
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             throw new IllegalStateException("cannot bind metrics " + host + ":" + port + ": "
                     + bound.cause().getMessage(), bound.cause());
         }
-        return new MetricsEndpoint(group, bound.channel(), connections, registry);
+        return new MetricsEndpoint(group, bound.channel(), connections, registry, acceptErrors);
     }
 
     public InetSocketAddress address() {

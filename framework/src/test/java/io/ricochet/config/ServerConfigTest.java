@@ -40,6 +40,23 @@ class ServerConfigTest {
         assertEquals(Integer.MAX_VALUE, OpenFileLimit.connectionCap(-1));
     }
 
+    /**
+     * A server's budget keeps room for what is open and for the metrics port's connections: at a 1,024 limit, seven
+     * eighths for connections left the metrics port's accepts failing once they were all open.
+     */
+    @Test
+    void aServersBudgetKeepsRoomForWhatIsOpenAndTheMetricsPort() {
+        OpenFileLimit.Budget small = OpenFileLimit.budget(1024, 40, 128);
+        assertEquals(1024 - 40 - 128 - OpenFileLimit.SPARE, small.connections());
+        assertEquals("connections: at most 792 over all TCP ports (open-file limit 1,024, kept 232: 40 open now, 128 "
+                + "for the metrics port, 64 spare)", small.describe());
+        // A large limit keeps the plain reserve, which is more.
+        assertEquals(OpenFileLimit.connectionCap(20_000), OpenFileLimit.budget(20_000, 40, 128).connections());
+        assertEquals(1, OpenFileLimit.budget(100, 40, 128).connections(), "at least one");
+        assertEquals(Integer.MAX_VALUE, OpenFileLimit.budget(-1, -1, 128).connections());
+        assertTrue(OpenFileLimit.budget(128).connections() > 0);
+    }
+
     @Test
     void maxFrameFollowsTheLengthFieldUnlessSet() {
         assertEquals(16 * 1024 * 1024, ServerConfig.builder().lengthField(LengthField.FOUR).build().maxFrame());

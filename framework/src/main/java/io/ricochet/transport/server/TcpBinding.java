@@ -6,8 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.ricochet.config.ServerConfig;
-import io.ricochet.handler.AcceptErrorHandler;
 import io.ricochet.handler.ConnectionRegistry;
+import io.ricochet.internal.AcceptErrorHandler;
 import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeMeters;
 import io.ricochet.noise.NoiseHandshakes;
@@ -73,7 +73,7 @@ final class TcpBinding extends ListenerBinding {
                 .option(ChannelOption.SO_BACKLOG, config.backlog())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .handler(new AcceptErrorHandler(listener.protocol() + " " + config.host() + ":" + config.tcpPort(),
-                        counters))
+                        counters::acceptError))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)

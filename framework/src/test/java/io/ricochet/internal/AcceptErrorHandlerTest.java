@@ -1,4 +1,4 @@
-package io.ricochet.handler;
+package io.ricochet.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,7 +23,7 @@ class AcceptErrorHandlerTest {
         TransportMeters meters = TransportMeters.register(registry, "test", "tcp", "server", "nio", () -> 0);
         EmbeddedChannel listener = new EmbeddedChannel();
         listener.freezeTime();
-        listener.pipeline().addLast(new AcceptErrorHandler("tcp 127.0.0.1:7000", meters));
+        listener.pipeline().addLast(new AcceptErrorHandler("tcp 127.0.0.1:7000", meters::acceptError));
         try {
             for (int i = 0; i < 1000; i++) {
                 listener.pipeline().fireExceptionCaught(new IOException("accept(..) failed: Too many open files"));
