@@ -76,4 +76,36 @@ class RpcOwnerGoneTest {
             assertEquals(RpcStatus.NOT_FOUND, failure(caller.call("svc/gone", bytes("y"), DEADLINE)));
         }
     }
+
+    /**
+     * The reset as the attack found it: nobody writes to the owner after it, and another caller calls again. In about half the runs that call was forwarded to the dead owner and answered UNAVAILABLE, and the call
+     * in flight failed only then: the agent had not seen the reset until it wrote.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ricochet.testing.Transports#available")
+    void aResetOwnersRoutesGoAtOnceThoughNoOneWrites(TransportKind transport) throws Exception {
+        try (RpcFixture f = new RpcFixture(transport, RpcConfig.DEFAULTS, RpcClientConfig.builder().build())) {
+            RpcClient caller = f.client();
+            RpcClient another = f.client();
+            for (int round = 0; round < 10; round++) {
+                String route = "svc/reset-" + round;
+                CompletableFuture<ByteString> inFlight;
+                try (RawRpcPeer owner = new RawRpcPeer(f.server.address(), 0)) {
+                    owner.send(Envelope.newBuilder().setId(1).setKind(Kind.REQUEST).setMethod(RpcAgent.REGISTER)
+                            .setPayload(RpcAgent.route(route)).build());
+                    assertEquals(StatusCode.OK, owner.receive().getStatus());
+                    inFlight = caller.call(route, bytes("x"), DEADLINE);
+                    assertEquals(route, owner.receive().getMethod(), "the call reached its owner");
+                    long resetAt = System.nanoTime();
+                    owner.reset();
+                    // Nobody writes to the owner meanwhile: only the reset itself can end the call.
+                    org.awaitility.Awaitility.await("round " + round + ": the call in flight ended by its owner's reset")
+                            .atMost(Duration.ofSeconds(1)).until(inFlight::isDone);
+                    assertEquals(RpcStatus.UNAVAILABLE, failure(inFlight));
+                    assertEquals(RpcStatus.NOT_FOUND, failure(another.call(route, bytes("y"), DEADLINE)),
+                            "round " + round + ": " + (System.nanoTime() - resetAt) / 1_000_000 + " ms after the reset");
+                }
+            }
+        }
+    }
 }
