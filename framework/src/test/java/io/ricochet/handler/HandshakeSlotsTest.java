@@ -1,10 +1,9 @@
-package io.ricochet.noise;
+package io.ricochet.handler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeShedReason;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
