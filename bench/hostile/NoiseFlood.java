@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code NOISE_PORT} and {@code TCP_PORT} are {@code host:port}; {@code THREADS} flooding connections in flight at
  * once (default 8; 0 measures the round trips alone, the baseline); {@code SERVER_PID} adds the server's CPU from
  * /proc. Prints one line of {@code key=value} results.
+ *
+ * <p>With {@code tls} for {@code PUBLIC_KEY}, the port is a TLS port and the message replayed is a TLS 1.3
+ * ClientHello the JDK's engine wrote once (issue 45's flood, for bench/tls-flood.sh): each costs the server a key
+ * agreement and a signature, as a real client's does.
  */
 public final class NoiseFlood {
     /** One probe round trip this often: paced, so a stall shows as latency and not as fewer probes. */
@@ -32,13 +36,12 @@ public final class NoiseFlood {
 
     public static void main(String[] args) throws Exception {
         InetSocketAddress noise = address(args[0]);
-        byte[] serverKey = Base64.getDecoder().decode(args[1]);
         InetSocketAddress tcp = address(args[2]);
         int seconds = Integer.parseInt(args[3]);
         int threads = args.length > 4 ? Integer.parseInt(args[4]) : 8;
         long pid = args.length > 5 ? Long.parseLong(args[5]) : -1;
 
-        byte[] first = firstMessage(serverKey);
+        byte[] first = args[1].equals("tls") ? clientHello() : firstMessage(Base64.getDecoder().decode(args[1]));
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong answered = new AtomicLong();
         AtomicLong refused = new AtomicLong();
@@ -90,6 +93,20 @@ public final class NoiseFlood {
         message[1] = (byte) length;
         handshake.destroy();
         return Arrays.copyOf(message, 2 + length);
+    }
+
+    /** A TLS 1.3 ClientHello as the JDK's client engine writes it, for any server (no SNI, no ALPN). */
+    static byte[] clientHello() throws Exception {
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+        context.init(null, null, null);
+        javax.net.ssl.SSLEngine engine = context.createSSLEngine();
+        engine.setUseClientMode(true);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+        engine.wrap(java.nio.ByteBuffer.allocate(0), out);
+        out.flip();
+        byte[] hello = new byte[out.remaining()];
+        out.get(hello);
+        return hello;
     }
 
     /** Connect, send the message, wait for the answer or the close, reset; again until stopped. */
