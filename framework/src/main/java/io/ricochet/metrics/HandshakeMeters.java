@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The handshake meters of one Noise or TLS listener, tagged as its {@link TransportMeters} are: handshakes in progress
+ * The Noise handshake meters of one listener, tagged as its {@link TransportMeters} are: handshakes in progress
  * (a gauge) and handshakes shed, by reason. {@link #close} removes them.
  */
 public final class HandshakeMeters implements HandshakeCounters, AutoCloseable {
@@ -18,40 +18,25 @@ public final class HandshakeMeters implements HandshakeCounters, AutoCloseable {
     private final List<Meter> meters = new ArrayList<>();
     private final Counter[] shed = new Counter[HandshakeShedReason.values().length];
 
-    private HandshakeMeters(MeterRegistry registry, Tags tags, Supplier<Number> inProgress, boolean tls) {
+    private HandshakeMeters(MeterRegistry registry, Tags tags, Supplier<Number> inProgress) {
         this.registry = registry;
-        meters.add(Gauge.builder(tls ? MeterNames.TLS_HANDSHAKES_IN_PROGRESS : MeterNames.NOISE_HANDSHAKES_IN_PROGRESS,
-                        inProgress)
-                .description(tls ? "TLS handshakes in progress: connection accepted, handshake not finished"
-                        : "Noise handshakes in progress: first message received, answer not yet made").tags(tags)
+        meters.add(Gauge.builder(MeterNames.NOISE_HANDSHAKES_IN_PROGRESS, inProgress)
+                .description("Noise handshakes in progress: first message received, answer not yet made").tags(tags)
                 .register(registry));
         for (HandshakeShedReason reason : HandshakeShedReason.values()) {
-            shed[reason.ordinal()] = Counter.builder(tls ? MeterNames.TLS_HANDSHAKES_SHED : MeterNames.NOISE_HANDSHAKES_SHED)
-                    .description(tls ? "TLS connections closed before their ClientHello was read, by the bound reached"
-                            : "Noise handshakes refused before any key agreement, their connections closed, by reason")
+            shed[reason.ordinal()] = Counter.builder(MeterNames.NOISE_HANDSHAKES_SHED)
+                    .description("Noise handshakes refused before any key agreement, their connections closed, by reason")
                     .tags(tags.and(MeterNames.TAG_REASON, reason.tag())).register(registry);
             meters.add(shed[reason.ordinal()]);
         }
     }
 
-    /**
-     * Registers the Noise meters of the server listener {@code name}; {@code inProgress} is sampled until
-     * {@link #close}.
-     */
+    /** Registers the meters of the server listener {@code name}; {@code inProgress} is sampled until {@link #close}. */
     public static HandshakeMeters register(MeterRegistry registry, String name, String protocol, String io,
             Supplier<Number> inProgress) {
-        return new HandshakeMeters(registry, tags(name, protocol, io), inProgress, false);
-    }
-
-    /** Registers the TLS meters of the server listener {@code name}, as {@link #register} the Noise ones. */
-    public static HandshakeMeters registerTls(MeterRegistry registry, String name, String protocol, String io,
-            Supplier<Number> inProgress) {
-        return new HandshakeMeters(registry, tags(name, protocol, io), inProgress, true);
-    }
-
-    private static Tags tags(String name, String protocol, String io) {
-        return Tags.of(MeterNames.TAG_NAME, name, MeterNames.TAG_PROTOCOL, protocol, MeterNames.TAG_ROLE, "server",
+        Tags tags = Tags.of(MeterNames.TAG_NAME, name, MeterNames.TAG_PROTOCOL, protocol, MeterNames.TAG_ROLE, "server",
                 MeterNames.TAG_IO, io);
+        return new HandshakeMeters(registry, tags, inProgress);
     }
 
     @Override

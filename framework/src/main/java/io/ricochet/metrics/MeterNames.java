@@ -55,10 +55,6 @@ public final class MeterNames {
      */
     public static final String NOISE_HANDSHAKES_SHED = "ricochet.noise.handshakes.shed";
     /** Gauge, bytes: resident set size from {@code /proc/self/status}. */
-    /** TLS handshakes in progress on a listener: connections accepted whose handshake has not finished. */
-    public static final String TLS_HANDSHAKES_IN_PROGRESS = "ricochet.tls.handshakes.in.progress";
-    /** TLS connections closed before their ClientHello was read, a bound on handshakes in progress reached. */
-    public static final String TLS_HANDSHAKES_SHED = "ricochet.tls.handshakes.shed";
     public static final String PROCESS_MEMORY_RSS = "process.memory.rss";
 
     /** The listener's or client group's name: several on one registry count apart. */

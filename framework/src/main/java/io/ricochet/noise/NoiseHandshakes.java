@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.ricochet.config.Checks;
-import io.ricochet.handler.HandshakeSlots;
 import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeShedReason;

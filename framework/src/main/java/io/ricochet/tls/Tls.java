@@ -19,13 +19,6 @@ import java.time.Duration;
  */
 public record Tls(SslContext context, Duration handshakeTimeout, String provider) {
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
-    /**
-     * A server listener's TLS handshakes in progress at once, over all peers; a connection past it is closed before
-     * its ClientHello is read. As the Noise channel's default.
-     */
-    public static final int MAX_HANDSHAKES = 1024;
-    /** Of those, from one source (an IPv4 address, or an IPv6 /64): an eighth, as the Noise channel's default. */
-    public static final int MAX_HANDSHAKES_PER_ADDRESS = 128;
 
     public Tls {
         Checks.notNull("context", context);

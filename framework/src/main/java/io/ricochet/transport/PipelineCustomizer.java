@@ -32,8 +32,6 @@ public interface PipelineCustomizer {
     String TLS = "ricochet.tls";
     /** Right after {@link #TLS}: counts and closes on a TLS failure. */
     String TLS_GUARD = "ricochet.tls.guard";
-    /** Before the TLS handler, until the handshake ends: a place among the listener's handshakes in progress. */
-    String TLS_GATE = "ricochet.tls.gate";
     /** The Noise channel's handler, first, when the server or client was given {@code noise(...)}. */
     String NOISE = "ricochet.noise";
     String DECODER = "ricochet.decoder";

@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.ssl.OpenSsl;
 import io.ricochet.config.TransportKind;
-import io.ricochet.metrics.MeterNames;
 import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.ReverseEcho;
@@ -23,12 +22,10 @@ import io.ricochet.transport.server.RicochetServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -259,50 +256,6 @@ class TlsServerTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ServerTlsConfig.builder(server.certificate(), dir.resolve("missing.key")).build().build());
         assertTrue(e.getMessage().contains("missing.key"), e.getMessage());
-    }
-
-    /**
-     * A ClientHello flood from one address takes at most its share of the handshakes in progress: past it a connection
-     * is closed before its ClientHello is read, while another address's client gets in. Before the bound, every
-     * ClientHello was worked on by the event loops, and a flood raised a plaintext client's p99 twelvefold.
-     */
-    @ParameterizedTest
-    @MethodSource("providers")
-    void handshakesInProgressFromOneAddressAreBounded(TlsProvider provider) throws Exception {
-        List<Socket> flood = new ArrayList<>();
-        try (RicochetServer s = start(ServerTlsConfig.builder(server.certificate(), server.privateKey()).provider(provider).build());
-             FrameClient c = client(ClientTlsConfig.builder().trustedCa(ca.certificate()).provider(provider).build())) {
-            // Each sends the first bytes of a handshake record and no more: its handshake is in progress until timeout.
-            for (int i = 0; i < Tls.MAX_HANDSHAKES_PER_ADDRESS; i++) {
-                flood.add(startHandshake(s.tcpAddress()));
-            }
-            await().atMost(10, TimeUnit.SECONDS).until(() -> registry.get(MeterNames.TLS_HANDSHAKES_IN_PROGRESS).gauge()
-                    .value() == Tls.MAX_HANDSHAKES_PER_ADDRESS);
-            try (Socket oneMore = startHandshake(s.tcpAddress())) {
-                oneMore.setSoTimeout(5_000);
-                assertEquals(-1, oneMore.getInputStream().read(), "closed before its ClientHello was read");
-            }
-            assertEquals(1.0, registry.get(MeterNames.TLS_HANDSHAKES_SHED)
-                    .tag(MeterNames.TAG_REASON, "max_handshakes_per_address").counter().count());
-            // Another address has its own share.
-            FrameExchange exchange = c.connect(s.tcpAddress()).get(20, TimeUnit.SECONDS);
-            byte[] body = Frames.body(16, 1);
-            assertArrayEquals(Frames.reversed(body), reply(exchange, body));
-        } finally {
-            for (Socket socket : flood) {
-                socket.close();
-            }
-        }
-    }
-
-    /** A connection from 127.0.0.2 that has sent a handshake record's header and one byte of its body. */
-    private static Socket startHandshake(java.net.InetSocketAddress server) throws IOException {
-        Socket socket = new Socket();
-        socket.bind(new java.net.InetSocketAddress("127.0.0.2", 0));
-        socket.connect(server, 5_000);
-        socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01});
-        socket.getOutputStream().flush();
-        return socket;
     }
 
     private RicochetServer start(ServerTlsConfig config) {

@@ -7,12 +7,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.ConnectionRegistry;
-import io.ricochet.handler.HandshakeSlots;
 import io.ricochet.internal.AcceptErrorHandler;
 import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeMeters;
 import io.ricochet.noise.NoiseHandshakes;
-import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.session.TcpChannelInitializer;
 import java.net.InetSocketAddress;
@@ -40,16 +38,12 @@ final class TcpBinding extends ListenerBinding {
     private HandshakeMeters handshakeMeters;
     /** The Noise listener's handshake threads and bounds; made at prepare, closed at release. */
     private volatile NoiseHandshakes handshakes;
-    /** The TLS listener's places for handshakes in progress; null for others. */
-    private final HandshakeSlots tlsHandshakes;
     private volatile Channel channel;
 
     TcpBinding(Listener listener, ServerConfig config, ListenerContext context) {
         super(listener, config, context);
         this.connections = new ConnectionRegistry(config.maxConnections(), config.maxConnectionsPerAddress(),
                 context.budget());
-        this.tlsHandshakes = listener.tls() == null ? null
-                : new HandshakeSlots(Tls.MAX_HANDSHAKES, Tls.MAX_HANDSHAKES_PER_ADDRESS);
     }
 
     @Override
@@ -70,16 +64,6 @@ final class TcpBinding extends ListenerBinding {
         return handshakeMeters;
     }
 
-    /** The TLS listener's handshake meters, tagged as its transport meters are. */
-    private HandshakeCounters tlsHandshakeCounters() {
-        if (context.registry() == null) {
-            return HandshakeCounters.NONE;
-        }
-        handshakeMeters = HandshakeMeters.registerTls(context.registry(), meterName(), listener.protocol(),
-                context.loops().kind().label(), tlsHandshakes::held);
-        return handshakeMeters;
-    }
-
     @Override
     CompletableFuture<Void> bind() {
         EventLoops loops = context.loops();
@@ -95,11 +79,8 @@ final class TcpBinding extends ListenerBinding {
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                .childHandler(listener.tls() != null
-                        ? new TcpChannelInitializer(config, handlers, counters, connections, customizer(),
-                                listener.tls(), tlsHandshakes, tlsHandshakeCounters())
-                        : new TcpChannelInitializer(config, handlers, counters, connections, customizer(), null,
-                                handshakes));
+                .childHandler(new TcpChannelInitializer(config, handlers, counters, connections, customizer(),
+                        listener.tls(), handshakes));
         context.childOptions().forEach((option, value) -> childOption(bootstrap, option, value));
         if (config.reusePort()) {
             bootstrap.option(loops.transport().reusePortOption(), true);

@@ -10,11 +10,9 @@ import io.ricochet.codec.ReplyFraming;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.BackpressureHandler;
 import io.ricochet.handler.ConnectionRegistry;
-import io.ricochet.handler.HandshakeSlots;
 import io.ricochet.handler.IdleFrameTimeoutHandler;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
-import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.TransportCounters;
 import io.ricochet.noise.NoiseHandler;
 import io.ricochet.noise.NoiseHandshakes;
@@ -43,9 +41,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final ConnectionRegistry connections;
     private final PipelineCustomizer customizer;
     private final Tls tls;
-    /** The TLS listener's places for handshakes in progress, and where it counts those it sheds; null without TLS. */
-    private final HandshakeSlots tlsHandshakes;
-    private final HandshakeCounters tlsShed;
     private final NoiseHandshakes noise;
     /** The framing of every connection that answers whole reads in place: it holds nothing, so one serves all. */
     private final ReplyFraming runs;
@@ -72,31 +67,13 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
      */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise) {
-        this(config, handlers, counters, connections, customizer, tls, noise, log::info, tls == null ? null
-                : new HandshakeSlots(Tls.MAX_HANDSHAKES, Tls.MAX_HANDSHAKES_PER_ADDRESS), HandshakeCounters.NONE);
-    }
-
-    /**
-     * As above, the TLS listener's handshakes in progress held to {@code tlsHandshakes}'s places (a connection without
-     * one is closed before its ClientHello is read) and those shed counted by {@code tlsShed}.
-     */
-    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
-            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, HandshakeSlots tlsHandshakes,
-            HandshakeCounters tlsShed) {
-        this(config, handlers, counters, connections, customizer, tls, null, log::info, tlsHandshakes, tlsShed);
+        this(config, handlers, counters, connections, customizer, tls, noise, log::info);
     }
 
     /** As above, saying that frame runs are off to {@code notice} instead of the log. */
     TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise,
             Consumer<String> notice) {
-        this(config, handlers, counters, connections, customizer, tls, noise, notice, tls == null ? null
-                : new HandshakeSlots(Tls.MAX_HANDSHAKES, Tls.MAX_HANDSHAKES_PER_ADDRESS), HandshakeCounters.NONE);
-    }
-
-    private TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
-            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise,
-            Consumer<String> notice, HandshakeSlots tlsHandshakes, HandshakeCounters tlsShed) {
         if (tls != null && noise != null) {
             throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
         }
@@ -107,8 +84,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         this.connections = connections;
         this.customizer = customizer;
         this.tls = tls;
-        this.tlsHandshakes = tlsHandshakes;
-        this.tlsShed = tlsShed;
         this.notice = notice;
         this.runs = ReplyFraming.runs(config.lengthField(), config.maxFrame());
         // No bound of its own on a close: the idle timeout, which keeps running, bounds it.
@@ -128,8 +103,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline p = ch.pipeline();
         if (tls != null) {
             Sessions.addTls(p, tls, stats, tls.context().newHandler(ch.alloc()));
-            // In front of the SslHandler: a connection without a place is closed before its ClientHello is read.
-            p.addFirst(PipelineCustomizer.TLS_GATE, new TlsHandshakeGate(tlsHandshakes, tlsShed, stats));
         } else if (noise != null) {
             p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
         }

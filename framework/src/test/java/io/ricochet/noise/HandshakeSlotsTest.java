@@ -1,9 +1,10 @@
-package io.ricochet.handler;
+package io.ricochet.noise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeShedReason;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

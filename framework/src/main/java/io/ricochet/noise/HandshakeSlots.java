@@ -1,32 +1,28 @@
-package io.ricochet.handler;
+package io.ricochet.noise;
 
+import io.ricochet.handler.SourceAddress;
 import io.ricochet.metrics.HandshakeShedReason;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The places for handshakes in progress, a Noise or a TLS listener's: at most {@code max} in all and
- * {@code maxPerSource} from one source. A source holds an entry only while it holds a place, so the table is never
- * larger than {@code max}. One lock: it is taken twice a handshake, next to a millisecond of key agreement.
- *
- * <pre>{@code
- * HandshakeSlots slots = new HandshakeSlots(1024, 128);
- * HandshakeShedReason refused = slots.acquire(SourceAddress.of(channel.remoteAddress()));
- * }</pre>
+ * The places for handshakes in progress: at most {@code max} in all and {@code maxPerSource} from one source. A
+ * source holds an entry only while it holds a place, so the table is never larger than {@code max}. One lock: it is
+ * taken twice a handshake, next to a millisecond of key agreement.
  */
-public final class HandshakeSlots {
+final class HandshakeSlots {
     private final int max;
     private final int maxPerSource;
     private final Map<Object, int[]> perSource = new HashMap<>();
     private int held;
 
-    public HandshakeSlots(int max, int maxPerSource) {
+    HandshakeSlots(int max, int maxPerSource) {
         this.max = max;
         this.maxPerSource = maxPerSource;
     }
 
     /** Takes a place for {@code source} (see {@link SourceAddress#of}); null if it got one, else why not. */
-    public synchronized HandshakeShedReason acquire(Object source) {
+    synchronized HandshakeShedReason acquire(Object source) {
         if (held >= max) {
             return HandshakeShedReason.MAX_HANDSHAKES;
         }
@@ -40,7 +36,7 @@ public final class HandshakeSlots {
     }
 
     /** Gives back a place {@link #acquire} gave {@code source}. */
-    public synchronized void release(Object source) {
+    synchronized void release(Object source) {
         int[] count = perSource.get(source);
         if (count == null || count[0] == 0) {
             throw new IllegalStateException("handshake slots: a release without an acquire for " + source);
@@ -51,12 +47,12 @@ public final class HandshakeSlots {
         }
     }
 
-    public synchronized int held() {
+    synchronized int held() {
         return held;
     }
 
     /** Sources holding places: at most {@code max}. */
-    public synchronized int sources() {
+    synchronized int sources() {
         return perSource.size();
     }
 }
