@@ -40,9 +40,12 @@ public final class MeterNames {
      * {@code max_connections_per_address}: the new connection's source address held its share, and this was that
      * address's longest-idle connection).
      */
-    /** Failed accepts on the metrics port (EMFILE once descriptors run out); each pauses its accepting for a second. */
-    public static final String METRICS_ACCEPT_ERRORS = "ricochet.metrics.accept.errors";
     public static final String METRICS_CONNECTIONS_EVICTED = "ricochet.metrics.connections.evicted";
+    /**
+     * Counter, failed accepts on a {@link MetricsEndpoint}'s port (EMFILE once descriptors run out), each pausing its
+     * accepting for a second. No tags.
+     */
+    public static final String METRICS_ACCEPT_ERRORS = "ricochet.metrics.accept.errors";
     /**
      * Gauge, Noise handshakes in progress on a Noise listener: the first message received, the answer not yet made
      * (queued for a handshake thread, or computing). Tags: the listener's.

@@ -15,6 +15,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -70,7 +71,11 @@ final class RequestServer {
                 if (session.eventLoop().inEventLoop()) {
                     displaced();
                 } else {
-                    session.eventLoop().execute(this::displaced);
+                    try {
+                        session.eventLoop().execute(this::displaced);
+                    } catch (RejectedExecutionException e) {
+                        // Its loop has shut down, and the connection with it.
+                    }
                 }
             });
         }

@@ -88,7 +88,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
         /** As long as a TLS or Noise handshake may take: a client authenticates right after it connects. */
         private Duration authTimeout = Duration.ofSeconds(10);
         private int maxUnauthenticated = 1024;
-        private int maxUnauthenticatedPerAddress = 64;
+        /** 0 until set: then as many as {@link #maxUnauthenticated}. */
+        private int maxUnauthenticatedPerAddress;
 
         private Builder() {
         }
@@ -145,7 +146,10 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
             return this;
         }
 
-        /** See {@link RpcConfig#maxUnauthenticatedPerAddress}; 64 by default. */
+        /**
+         * See {@link RpcConfig#maxUnauthenticatedPerAddress}; by default as many as {@link #maxUnauthenticated}: a load
+         * generator on one host opens hundreds of connections at once, each waiting out its TLS or Noise handshake.
+         */
         public Builder maxUnauthenticatedPerAddress(int maxUnauthenticatedPerAddress) {
             this.maxUnauthenticatedPerAddress = maxUnauthenticatedPerAddress;
             return this;
@@ -153,7 +157,8 @@ public record RpcConfig(int maxPayload, int maxInFlight, int maxRoutesPerClient,
 
         public RpcConfig build() {
             return new RpcConfig(maxPayload, maxInFlight, maxRoutesPerClient, maxRoutes, maxRelayBytes, relayWriteTimeout,
-                    maxMethodTags, defaultTimeout, authTimeout, maxUnauthenticated, maxUnauthenticatedPerAddress);
+                    maxMethodTags, defaultTimeout, authTimeout, maxUnauthenticated,
+                    maxUnauthenticatedPerAddress == 0 ? maxUnauthenticated : maxUnauthenticatedPerAddress);
         }
     }
 }

@@ -185,6 +185,8 @@ class RpcAuthTest {
         InvalidValueException e = assertThrows(InvalidValueException.class, () -> RpcConfig.builder()
                 .maxUnauthenticated(4).maxUnauthenticatedPerAddress(5).build());
         assertTrue(e.getMessage().startsWith("maxUnauthenticatedPerAddress: 5"), e.getMessage());
+        assertEquals(100, RpcConfig.builder().maxUnauthenticated(100).build().maxUnauthenticatedPerAddress(),
+                "one address may hold them all unless bounded: a load generator on one host opens them at once");
     }
 
     @Test
