@@ -17,6 +17,11 @@ final class WorkloadRules {
     static void frames(Scenario s) {
         WorkloadSettings w = s.workload();
         noRpcSettings(s, w);
+        onlyWithAName(w);
+        if (w.isNamed() && w.size() != null) {
+            throw new ScenarioException("workload.size", Key.of("workload.size"), " with ", Key.of("workload.name"),
+                    " (expected: one of them; the workload makes its requests, their size included)");
+        }
         SizeRange size = s.bodySize();
         inRange("workload.size", size.min(), 1, s.largestBody());
         inRange("workload.size", size.max(), size.min(), s.largestBody());
@@ -34,6 +39,7 @@ final class WorkloadRules {
     /** rpc: a named workload, a method of a descriptor set, or bench.update; register: its own cycle. */
     static void calls(Scenario s) {
         WorkloadSettings w = s.workload();
+        onlyWithAName(w);
         if (w.payload() != null) {
             throw new ScenarioException("workload.payload", Key.of("workload.payload"), " with command "
                     + s.command().label() + " (expected: a framed command; RPC calls are made from ",
@@ -64,6 +70,21 @@ final class WorkloadRules {
                             " (expected: ", Key.of("workload.proto"), " FILE naming its types)");
                 }
             }
+        }
+    }
+
+    /**
+     * A named workload's jars and parameters: without a name they would be ignored, and the default check would run
+     * against the user's service, failing with an error that says nothing of them.
+     */
+    private static void onlyWithAName(WorkloadSettings w) {
+        if (w.isNamed()) {
+            return;
+        }
+        String stray = !w.params().isEmpty() ? "workload.params" : !w.jars().isEmpty() ? "workload.jars" : null;
+        if (stray != null) {
+            throw new ScenarioException(stray, Key.of(stray), " without ", Key.of("workload.name"), " (expected: ",
+                    Key.of("workload.name"), " NAME, the workload they are for; 'list' names the ones found)");
         }
     }
 

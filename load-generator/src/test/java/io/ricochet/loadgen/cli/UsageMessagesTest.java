@@ -58,6 +58,11 @@ class UsageMessagesTest {
         "echo --stages 1k:10s --warmup 2s|--stages with --warmup (expected: one of them; the first stage is the ramp a warmup would be; its intervals are measured)",
         "massive --stages 1k:10s|--stages of rates with command massive (expected: echo)",
         "controller --workers 2 echo --stages 1conns:10s|stages: a peak of 1 connections over 2 workers leaves worker 1 none (expected: at least one each)",
+        // A named workload's settings without its name were ignored: the default check ran against the user's service.
+        "echo --workload-param deposit=5|--workload-param without --workload (expected: --workload NAME, the workload they are for; 'list' names the ones found)",
+        "echo --workload-jar my.jar|--workload-jar without --workload (expected: --workload NAME, the workload they are for; 'list' names the ones found)",
+        "rpc --workload-param deposit=5|--workload-param without --workload (expected: --workload NAME, the workload they are for; 'list' names the ones found)",
+        "echo --workload bank --size 100|--size with --workload (expected: one of them; the workload makes its requests, their size included)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
         Cli.Result r = Cli.run(args.split(" "));
