@@ -124,6 +124,27 @@ class PlanManifestsTest {
     }
 
     /** What the run would choose itself is said, as comments: a random Job name, the default image, the bound port. */
+    /**
+     * Two plans can be diffed: the resources' keys come in one order, where Map.of's changed from JVM to JVM (so a
+     * second print in this JVM would not show it; the order itself is checked).
+     */
+    @Test
+    void theResourcesAreInOneOrder() {
+        Cli.Result r = manifests(SCENARIO, "--port", "7200");
+        assertEquals(ExitCodes.OK, r.exit(), r.err());
+        String yaml = r.out();
+        int limits = yaml.indexOf("limits:");
+        int requests = yaml.indexOf("requests:");
+        assertTrue(limits > 0 && requests > limits, yaml);
+        for (int section : new int[] {limits, requests}) {
+            int cpu = yaml.indexOf("cpu:", section);
+            int memory = yaml.indexOf("memory:", section);
+            assertTrue(cpu > 0 && memory > cpu, "cpu, then memory: " + yaml.substring(section, Math.min(yaml.length(),
+                    section + 120)));
+        }
+        assertEquals(yaml, manifests(SCENARIO, "--port", "7200").out(), "the same twice");
+    }
+
     @Test
     void whatTheRunChoosesItselfIsSaid() {
         Cli.Result r = run("plan", List.of("--workers", "2", "--executor", "kubernetes", "--manifests", "echo", "--target",

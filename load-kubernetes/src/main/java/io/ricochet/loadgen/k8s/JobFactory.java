@@ -104,7 +104,10 @@ public final class JobFactory {
      * {@code s} knows it (downward API), so deleting the controller deletes its workers.
      */
     public static Job build(KubernetesSettings s, String image, InetSocketAddress controller) {
-        Map<String, Quantity> resources = Map.of("cpu", new Quantity(s.cpu()), "memory", new Quantity(s.memory()));
+        // In this order every time: Map.of's order changes from JVM to JVM, and two plans must diff.
+        Map<String, Quantity> resources = new LinkedHashMap<>();
+        resources.put("cpu", new Quantity(s.cpu()));
+        resources.put("memory", new Quantity(s.memory()));
         List<OwnerReference> owners = owners(s);
         return new JobBuilder()
                 .withNewMetadata().withName(s.jobName()).withLabels(labels(s)).withOwnerReferences(owners).endMetadata()
