@@ -23,6 +23,17 @@ public final class LoadGeneratorMain implements Runnable {
         System.exit(newCommandLine().execute(args));
     }
 
+    /** picocli's words for a map option's value without '=' ("Value for option option '--x' ..."), said as ours. */
+    private static final java.util.regex.Pattern NOT_KEY_VALUE = java.util.regex.Pattern.compile(
+            "Value for option option '([^']+)' \\([^)]*\\) should be in KEY=VALUE format but was (.*)");
+
+    /** {@code message} as this tool says such things: one value, and what was expected. */
+    static String usageMessage(String message) {
+        java.util.regex.Matcher m = NOT_KEY_VALUE.matcher(message == null ? "" : message);
+        return m.matches() ? "invalid option value: " + m.group(1) + " " + m.group(2) + " (expected: KEY=VALUE)"
+                : message;
+    }
+
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new LoadGeneratorMain());
         // Everything after the controller's first positional (the scenario's name) belongs to the scenario.
@@ -32,7 +43,7 @@ public final class LoadGeneratorMain implements Runnable {
         // the flags' own values, read by their bounded reader.
         cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((e, args) -> {
-            e.getCommandLine().getErr().println("load-generator: " + e.getMessage() + " (see --help)");
+            e.getCommandLine().getErr().println("load-generator: " + usageMessage(e.getMessage()) + " (see --help)");
             return ExitCodes.USAGE;
         });
         // Every run that wrote a report directory ends by drawing its report.html.

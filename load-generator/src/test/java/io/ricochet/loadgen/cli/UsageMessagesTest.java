@@ -63,6 +63,8 @@ class UsageMessagesTest {
         "echo --workload-jar my.jar|--workload-jar without --workload (expected: --workload NAME, the workload they are for; 'list' names the ones found)",
         "rpc --workload-param deposit=5|--workload-param without --workload (expected: --workload NAME, the workload they are for; 'list' names the ones found)",
         "echo --workload bank --size 100|--size with --workload (expected: one of them; the workload makes its requests, their size included)",
+        // picocli said "Value for option option '--workload-param' (KEY=VALUE) should be in KEY=VALUE format but was deposit".
+        "echo --workload bank --workload-param deposit|--workload-param deposit (expected: KEY=VALUE)",
     })
     void aValueOutOfRangeIsNamedByItsFlag(String args, String message) {
         Cli.Result r = Cli.run(args.split(" "));
