@@ -3,19 +3,22 @@ package io.ricochet.examples.kv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.loadgen.run.WorkloadCatalog;
 import io.ricochet.loadgen.workload.Workload;
 import io.ricochet.loadgen.workload.WorkloadParameters;
 import io.ricochet.loadgen.workload.WorkloadProvider;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class KvWorkloadsTest {
 
@@ -43,6 +46,15 @@ class KvWorkloadsTest {
         Workload more = provider.create(given);
         assertEquals(KvModel.bytesPerConnection(1_000), more.bytesPerConnection().getAsLong());
         assertEquals(Set.of("get-shrae"), given.unread(), "a misspelt parameter is left unread, for the generator to refuse");
+    }
+
+    /** A misspelt parameter is refused with the ones the workload takes, so the meant one can be seen. */
+    @Test
+    void aMisspeltParameterIsRefusedWithTheOnesItTakes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadCatalog.load(List.of())
+                .create("kv-text", Map.of("get-shrae", "1"), Workload.class, "a framed workload"));
+        assertTrue(e.getMessage().endsWith("get-shrae: kv-text does not take it (expected: one of keys, get-share)"),
+                e.getMessage());
     }
 
     static Stream<Arguments> invalidParameters() {

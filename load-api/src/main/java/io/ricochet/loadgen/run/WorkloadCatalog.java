@@ -177,8 +177,10 @@ public final class WorkloadCatalog {
                     + oneLine(e));
         }
         if (!given.unread().isEmpty()) {
+            // A misspelt key is the common case: the ones it takes say which was meant.
             throw new ScenarioException(PARAMS, Key.of(PARAMS), " " + given.unread().iterator().next() + ": " + name
-                    + " does not take it");
+                    + " does not take it (expected: " + (given.asked().isEmpty() ? "none; it takes no parameters"
+                            : "one of " + String.join(", ", given.asked())) + ")");
         }
         if (!kind.isInstance(workload)) {
             throw new ScenarioException(NAME, Key.of(NAME), " " + name + ": a " + describe(workload) + " (expected: "

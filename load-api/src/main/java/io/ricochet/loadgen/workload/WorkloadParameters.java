@@ -106,6 +106,11 @@ public final class WorkloadParameters {
         return values;
     }
 
+    /** The keys the workload asked for, given or not, in the order it asked: the parameters it takes. */
+    public Set<String> asked() {
+        return java.util.Collections.unmodifiableSet(read);
+    }
+
     /** The keys given but never read: parameters the workload does not take. */
     public Set<String> unread() {
         Set<String> unread = new LinkedHashSet<>(values.keySet());

@@ -3,6 +3,7 @@ package io.ricochet.loadgen.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,8 @@ class WorkloadParametersTest {
         assertEquals(7L, p.longValue("absent", 7));
         assertEquals(true, p.booleanValue("also-absent", true));
         assertEquals(Set.of("typo"), p.unread());
+        assertEquals(List.of("keys", "get-share", "absent", "also-absent"), List.copyOf(p.asked()),
+                "the parameters it takes, in the order it asked");
     }
 
     @Test
