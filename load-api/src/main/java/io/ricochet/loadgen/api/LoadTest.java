@@ -338,6 +338,10 @@ public final class LoadTest {
             return this;
         }
 
+        /**
+         * The frames' length field: {@link LengthField#TWO} by default, as the echo server's; a service whose frames
+         * carry a 4-byte length needs {@code .lengthField(LengthField.FOUR)}, else no request is answered.
+         */
         public Frames lengthField(LengthField field) {
             scenario.lengthField(field);
             return this;

@@ -90,6 +90,18 @@ abstract class FrameLoad extends LoadBase {
                 + ", with --length-field " + spec.lengthField().width() + "?)";
     }
 
+    /**
+     * No frame answered at all: a server whose length field is wider than this run's waits for the rest of a frame that
+     * never comes, and the first timeout is all anyone sees.
+     */
+    @Override
+    final String noReplyYet() {
+        int width = spec.lengthField().width();
+        return " (no reply yet on any connection: is the server's length field " + width + " bytes, as --length-field "
+                + width + (width == 2 ? ", the default, says? a service with a 4-byte one needs --length-field 4)"
+                        : " says?)");
+    }
+
     /** A connection ended with {@code unanswered} requests owed, after {@code goodReplies}: the server closed it. */
     final void serverClosedOn(int unanswered, int largestBody, long goodReplies) {
         stats.unansweredEnds.increment();

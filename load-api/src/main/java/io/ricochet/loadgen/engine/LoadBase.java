@@ -107,9 +107,15 @@ abstract class LoadBase implements Load {
         }
     }
 
-    /** Why a request failed when no reply came in time. */
+    /** Why a request failed when no reply came in time, with {@link #noReplyYet} when no reply has come at all. */
     final String noReplyInTime() {
-        return "no reply within --timeout " + Durations.format(timeout);
+        String why = "no reply within --timeout " + Durations.format(timeout);
+        return stats.ok.sum() + stats.bad.sum() == 0 ? why + noReplyYet() : why;
+    }
+
+    /** What to add when no request of the run has had a reply yet: what most often causes that. Nothing by default. */
+    String noReplyYet() {
+        return "";
     }
 
     /** A connect succeeded: counted and timed from {@code beginNanos}. */

@@ -24,7 +24,9 @@ final class LoadOptions {
             description = "Body bytes, N or MIN..MAX; k and M count 1024s: 4k, 1MB, 1k..4k (default: ${DEFAULT-VALUE}).")
     SizeRange size;
 
-    @Option(names = "--length-field", defaultValue = "2", description = "2 or 4 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--length-field", defaultValue = "2",
+            description = "Bytes of each frame's length prefix, 2 or 4, as the server's (default: ${DEFAULT-VALUE}, the "
+                    + "echo server's); a service with 4-byte lengths needs 4.")
     int lengthField;
 
     @Option(names = "--duration", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,

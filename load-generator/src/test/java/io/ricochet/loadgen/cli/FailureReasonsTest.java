@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ricochet.config.LengthField;
 import io.ricochet.echo.ReverseEchoHandler;
 import io.ricochet.transport.server.RicochetServer;
 import io.ricochet.transport.session.FrameHandler;
@@ -60,8 +61,27 @@ class FailureReasonsTest {
             Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--timeout", "300ms",
                     "--connections", "2", "--duration", "60s", "--json");
             assertEquals(1, r.exit(), r.err());
-            assertEquals("no reply within --timeout 300ms", r.json().get("first_error").asText(), r.out());
+            assertEquals("no reply within --timeout 300ms (no reply yet on any connection: is the server's length field 2 "
+                    + "bytes, as --length-field 2, the default, says? a service with a 4-byte one needs --length-field 4)",
+                    r.json().get("first_error").asText(), r.out());
             assertTrue(r.json().get("duration_s").asDouble() < 60, r.out());
+        }
+    }
+
+    /**
+     * A 4-byte service loaded with the default 2-byte length field waits for the rest of a frame that never comes: the
+     * first error names the flag, where it said only that no reply came in time.
+     */
+    @Test
+    void aServiceWithAWiderLengthFieldIsToldOfTheFlag() {
+        try (RicochetServer server = FaultyServers.start(new ReverseEchoHandler(), LengthField.FOUR)) {
+            Cli.Result r = Cli.run("echo", "--target", FaultyServers.target(server), "--timeout", "300ms",
+                    "--connections", "2", "--duration", "60s", "--json");
+            assertEquals(1, r.exit(), r.err());
+            assertTrue(r.json().get("first_error").asText().endsWith("needs --length-field 4)"), r.out());
+            Cli.Result right = Cli.run("echo", "--target", FaultyServers.target(server), "--length-field", "4",
+                    "--connections", "2", "--duration", "1s", "--json");
+            assertEquals(0, right.exit(), right.err());
         }
     }
 

@@ -2,6 +2,7 @@ package io.ricochet.loadgen.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.ricochet.config.LengthField;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.config.TransportKind;
 import io.ricochet.echo.BodyReverser;
@@ -16,9 +17,14 @@ final class FaultyServers {
     }
 
     static RicochetServer start(FrameHandler handler) {
+        return start(handler, LengthField.TWO);
+    }
+
+    /** A server of {@code handler} whose frames have a {@code lengthField}. */
+    static RicochetServer start(FrameHandler handler, LengthField lengthField) {
         return RicochetServer.builder().config(ServerConfig.builder().host("127.0.0.1").ephemeralPorts().ioThreads(1)
-                .transport(TransportKind.NIO).build()).handler(handler).meterRegistry(new SimpleMeterRegistry()).build()
-                .startAndAwait();
+                .transport(TransportKind.NIO).lengthField(lengthField).build()).handler(handler)
+                .meterRegistry(new SimpleMeterRegistry()).build().startAndAwait();
     }
 
     /** Flips one byte of every 100th reply. */

@@ -129,7 +129,8 @@ class NoCodeWorkloadsTest {
             Cli.Result none = Cli.run("echo", "--target", FaultyServers.target(silent), "--payload", "x", "--expect",
                     "any", "--timeout", "300ms", "--duration", "30s", "--json");
             assertEquals(1, none.exit(), none.err());
-            assertEquals("no reply within --timeout 300ms", none.json().get("first_error").asText());
+            assertTrue(none.json().get("first_error").asText().startsWith("no reply within --timeout 300ms (no reply yet"),
+                    none.out());
         }
     }
 
