@@ -52,6 +52,7 @@ final class PlanCommand extends ControllerCommand {
             return capacity.fits() ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         printManifests(capacity, verdict, out);
+        warnOfLocalJars(s);
         printShards(s, shares, out);
         return ExitCodes.OK;
     }
@@ -107,6 +108,26 @@ final class PlanCommand extends ControllerCommand {
         List<String> all = new ArrayList<>(List.of(first));
         all.addAll(rest);
         return all;
+    }
+
+    /**
+     * A {@code --workload-jar} is a file on this machine, and without {@code --image} the workers run Ricochet's own
+     * image, which holds no jar of the user's: said on stderr, so the Job is not applied as if it would run.
+     */
+    private void warnOfLocalJars(Scenario s) {
+        PrintWriter err = spec.commandLine().getErr();
+        localJarWarnings(s.workload().jars(), kubernetes.image).forEach(err::println);
+        err.flush();
+    }
+
+    /** The warnings for {@code jars} when the workers run {@code image} (null: the default image). */
+    static List<String> localJarWarnings(List<java.nio.file.Path> jars, String image) {
+        if (image != null) {
+            return List.of();
+        }
+        return jars.stream().map(jar -> "warning: --workload-jar " + jar + " is a file here, not in "
+                + KubernetesSettings.DEFAULT_IMAGE + ", which the workers run without --image: build an image FROM it "
+                + "with the jar in /app/workloads/, which every worker searches, and give it with --image").toList();
     }
 
     /** The objects of {@link JobFactory#preview}, each a YAML document, after what they are as comments. */

@@ -145,6 +145,18 @@ class PlanManifestsTest {
         assertEquals(yaml, manifests(SCENARIO, "--port", "7200").out(), "the same twice");
     }
 
+    /** A local workload jar is not in the image the Job runs without --image: said, where nothing was. */
+    @Test
+    void aLocalWorkloadJarWithoutAnImageIsWarnedOf() {
+        assertEquals(List.of("warning: --workload-jar target/mine.jar is a file here, not in "
+                + KubernetesSettings.DEFAULT_IMAGE + ", which the workers run without --image: build an image FROM it "
+                + "with the jar in /app/workloads/, which every worker searches, and give it with --image"),
+                PlanCommand.localJarWarnings(List.of(java.nio.file.Path.of("target/mine.jar")), null));
+        assertEquals(List.of(), PlanCommand.localJarWarnings(List.of(java.nio.file.Path.of("target/mine.jar")),
+                "registry.example/loadtest:1"), "an image of the user's is taken to hold it");
+        assertEquals(List.of(), PlanCommand.localJarWarnings(List.of(), null));
+    }
+
     @Test
     void whatTheRunChoosesItselfIsSaid() {
         Cli.Result r = run("plan", List.of("--workers", "2", "--executor", "kubernetes", "--manifests", "echo", "--target",
