@@ -48,6 +48,24 @@ class BomTest {
                 OptionalLibrary.NOISE.missingMessage());
     }
 
+    /**
+     * Every library a user may depend on has its version in the BOM: without ricochet-load-generator there, a
+     * version-less dependency on it failed.
+     */
+    @Test
+    void theBomListsEveryLibraryOfTheProject() throws Exception {
+        List<String> managed = new ArrayList<>();
+        NodeList dependencies = parse(BOM).getElementsByTagName("dependency");
+        for (int i = 0; i < dependencies.getLength(); i++) {
+            Element dependency = (Element) dependencies.item(i);
+            if ("io.ricochet".equals(child(dependency, "groupId"))) {
+                managed.add(child(dependency, "artifactId"));
+            }
+        }
+        assertEquals(List.of("ricochet-framework", "ricochet-echo-service", "ricochet-load-api",
+                "ricochet-load-generator", "ricochet-load-kubernetes"), managed);
+    }
+
     private static Document parse(Path pom) throws Exception {
         return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
     }
