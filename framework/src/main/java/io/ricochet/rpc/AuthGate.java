@@ -85,11 +85,6 @@ final class AuthGate {
         remove(connection);
     }
 
-    /** Connections waiting to authenticate now. */
-    synchronized int waitingCount() {
-        return waiting.size();
-    }
-
     private Waiting remove(Object connection) {
         Waiting w = waiting.remove(connection);
         if (w != null) {

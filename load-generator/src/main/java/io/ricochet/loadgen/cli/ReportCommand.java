@@ -42,6 +42,9 @@ final class ReportCommand implements Callable<Integer> {
             RebuiltSummary rebuilt;
             try {
                 rebuilt = RebuiltSummary.of(dir);
+            } catch (InputFileException e) {
+                // Said as every refused file of the directory is, by call().
+                throw e;
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(commandSpec.commandLine(), "invalid " + e.getMessage());
             }

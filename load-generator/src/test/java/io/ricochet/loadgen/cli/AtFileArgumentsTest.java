@@ -93,7 +93,13 @@ class AtFileArgumentsTest {
         Cli.Result r = Cli.run("report", dir.toString());
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains(intervals.toString()) && r.err().contains("over 268,435,456 bytes"), r.err());
+        // A killed run's directory has no summary.json: the summary rebuilt from its files refuses it in the same words.
+        Files.delete(dir.resolve("summary.json"));
+        r = Cli.run("report", dir.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().startsWith("load-generator: report: " + intervals + ": over 268,435,456 bytes"), r.err());
         // A FIFO in its place is not a run's file: passed over, never opened (no writer would block the read).
+        Files.writeString(dir.resolve("summary.json"), "{\"command\":\"echo\"}", StandardCharsets.UTF_8);
         Files.delete(intervals);
         assumeTrue(new ProcessBuilder("mkfifo", intervals.toString()).start().waitFor() == 0, "no mkfifo here");
         r = Cli.run("report", dir.toString());
