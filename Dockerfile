@@ -12,6 +12,9 @@ COPY --chmod=0444 load-generator/target/load-generator.jar /app/load-generator.j
 # where Netty looks before it would extract a copy to /tmp. So /tmp need not be executable (Docker's --tmpfs is noexec,
 # as are many hardened nodes' mounts), and nothing native is written at run time.
 COPY --chmod=0555 load-generator/target/native/ /app/native/
+# Application class-data archives of both jars, /app/cds/echo-server.jsa and load-generator.jsa, written by a short
+# training run here, as root, read-only after (docker/cds-training.sh says what they save and why they are made here).
+RUN --mount=type=bind,source=docker/cds-training.sh,target=/tmp/cds-training.sh sh /tmp/cds-training.sh
 # A fixed user and group that are not root, by number so that the kubelet can check runAsNonRoot against it. It owns
 # nothing in the image and needs no home: it writes only to the volumes the pods mount (/tmp, and /report for the
 # controller). The manifests and the workers' Job name the same numbers (runAsUser, runAsGroup, fsGroup; a test keeps
@@ -22,4 +25,6 @@ USER 10001:10001
 # the container's limit, and direct memory, which the JVM caps at the heap's maximum when -XX:MaxDirectMemorySize is not
 # given, 40% more, which leaves 20% for metaspace, code, thread stacks and native libraries, which load from /app/native.
 # The JVM's own temporary files go to /tmp, which the pods mount as an emptyDir (their root filesystem is read-only).
-ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Djava.library.path=/app/native", "-jar", "/app/load-generator.jar"]
+# The classes come from the archive the build made (above); the JVM's own warnings, a refused archive's among them, go
+# to stderr, not into the stdout that --json and the summary own.
+ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Djava.library.path=/app/native", "-XX:SharedArchiveFile=/app/cds/load-generator.jsa", "-Xlog:disable", "-Xlog:all=warning:stderr", "-jar", "/app/load-generator.jar"]

@@ -35,6 +35,7 @@ for round in $(seq "$ROUNDS"); do
   /usr/bin/docker run -d --name "$NAME" --network host --read-only --tmpfs /tmp:rw,noexec,nosuid,size=64m \
     --user 10001:10001 --cap-drop ALL --security-opt no-new-privileges --memory 256m --entrypoint java \
     ricochet/ricochet:0.1.0 -XX:+UseParallelGC -XX:MaxRAMPercentage=40 -Djava.library.path=/app/native \
+    -XX:SharedArchiveFile=/app/cds/echo-server.jsa -Xlog:disable -Xlog:all=warning:stderr \
     -jar /app/echo-server.jar "${ARGS[@]}" > /dev/null
   for _ in $(seq 200); do /usr/bin/docker logs "$NAME" > "$OUT/container.out" 2>&1; grep -q "listening tcp" "$OUT/container.out" && break; sleep 0.1; done
   echo "$round echo-100x16 container $(load "$(port_of "$OUT/container.out")")"

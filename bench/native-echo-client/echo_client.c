@@ -8,7 +8,11 @@
  * printed. A resend leaves the lost datagrams' late replies (if any) to raise the depth, so only a run with 0
  * resends ran at depth D throughout.
  *
- * usage: echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS [udp]
+ * With INTERVAL_MS set in the environment, it also prints "interval EPOCH_SECONDS OK" every that many milliseconds
+ * (the wall clock, and the verified replies so far), so that a fresh server's climb to its steady rate can be timed
+ * from its launch (bench/warmup.sh).
+ *
+ * usage: [INTERVAL_MS=100] echo_client HOST PORT CONNECTIONS DEPTH SIZE SECONDS [udp]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,10 +95,18 @@ int main(int argc, char **argv) {
     }
     long long ok = 0, bad = 0, resent = 0;
     double start = now(), end = start + seconds;
+    const char *interval_ms = getenv("INTERVAL_MS");
+    double tick = interval_ms != NULL ? atof(interval_ms) / 1000 : 0, next_tick = start + tick;
     struct epoll_event events[256];
     unsigned char *out = malloc((size + 2) * depth);
     while (now() < end) {
-        int k = epoll_wait(ep, events, 256, udp ? 20 : 100);
+        int k = epoll_wait(ep, events, 256, udp || tick > 0 ? 20 : 100);
+        if (tick > 0 && now() >= next_tick) {
+            struct timeval wall;
+            gettimeofday(&wall, NULL);
+            printf("interval %.3f %lld\n", wall.tv_sec + wall.tv_usec / 1e6, ok);
+            next_tick += tick;
+        }
         if (udp) {
             double t = now();
             for (int c = 0; c < n; c++) {

@@ -38,8 +38,10 @@ class EchoServerManifestTest {
         assertEquals("/health", container.getStartupProbe().getHttpGet().getPath());
         assertEquals(command.metricsPort, port(container, container.getStartupProbe().getHttpGet().getPort().getStrVal()));
         // Heap 40% of the memory limit and direct memory as much (the JVM's cap when none is given): 20% left for the
-        // rest. Netty's native libraries load from the image's read-only /app/native, not from /tmp.
+        // rest. Netty's native libraries load from the image's read-only /app/native, not from /tmp; the classes from
+        // the image's class-data archive of this jar.
         assertEquals(List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Djava.library.path=/app/native",
+                "-XX:SharedArchiveFile=/app/cds/echo-server.jsa", "-Xlog:disable", "-Xlog:all=warning:stderr",
                 "-jar", "/app/echo-server.jar"), container.getCommand());
         assertEquals("/tmp", container.getVolumeMounts().stream().filter(m -> deployment.getSpec().getTemplate().getSpec()
                 .getVolumes().stream().anyMatch(v -> v.getName().equals(m.getName()) && v.getEmptyDir() != null))

@@ -36,6 +36,9 @@ class ContainerImagesIT {
     private static final String EXAMPLE = "example/ricochet-kv:0.1.0";
     private static final Pattern LISTENING = Pattern.compile("listening (tcp|metrics) (?:http://)?([0-9.]+:[0-9]+)");
     private static final List<String> started = new ArrayList<>();
+    /** The echo server's class-data archive and where the JVM's warnings go, as its deployment gives them. */
+    private static final List<String> ECHO_ARCHIVE = List.of("-XX:SharedArchiveFile=/app/cds/echo-server.jsa",
+            "-Xlog:disable", "-Xlog:all=warning:stderr");
 
     private record Ran(int exit, String out) {
     }
@@ -83,6 +86,9 @@ class ContainerImagesIT {
         command.addAll(restricted("256m"));
         command.addAll(List.of("--entrypoint", "java", image, "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40",
                 "-Djava.library.path=/app/native"));
+        if (List.of(javaArgs).contains("/app/echo-server.jar")) {
+            command.addAll(ECHO_ARCHIVE);
+        }
         command.addAll(List.of(javaArgs));
         Ran r = docker(60, command.toArray(String[]::new));
         assertEquals(0, r.exit(), r.out());
@@ -110,7 +116,13 @@ class ContainerImagesIT {
         return fail(container + " never said it listens on " + kind + ": " + logs);
     }
 
+    /**
+     * On a fresh machine this installs an engine and makes a base from Debian's packages, then trains each jar's
+     * class-data archive: minutes, well past the default timeout of a lifecycle method, which {@code @Timeout} on the
+     * class does not lift. Each step has its own bound.
+     */
     @BeforeAll
+    @Timeout(value = 40, unit = TimeUnit.MINUTES)
     static void buildImages() throws Exception {
         Ran ready = run(900, List.of(ROOT.resolve("docker/stand-in-base.sh").toString()));
         Assumptions.assumeTrue(ready.exit() != 3, ready.out().strip());
@@ -205,5 +217,27 @@ class ContainerImagesIT {
         assertEquals("", writable.out().strip(), "writable by the image's user");
         Ran natives = docker(60, "run", "--rm", "--network", "host", "--entrypoint", "ls", IMAGE, "/app/native");
         assertTrue(natives.out().contains("libnetty_transport_native_epoll_x86_64.so"), natives.out());
+    }
+
+    /**
+     * Each jar maps the class-data archive the build made for it, as the image's user on its read-only filesystem:
+     * {@code -Xshare:on} makes a JVM that cannot map an archive fail rather than start without it.
+     */
+    @Test
+    void bothJarsMapTheClassDataArchivesTheBuildMadeForThem() throws Exception {
+        for (String jar : List.of("echo-server", "load-generator")) {
+            List<String> command = new ArrayList<>(List.of("run", "--rm"));
+            command.addAll(restricted("256m"));
+            command.addAll(List.of("--entrypoint", "java", IMAGE, "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40",
+                    "-Djava.library.path=/app/native", "-Xshare:on", "-XX:SharedArchiveFile=/app/cds/" + jar + ".jsa",
+                    "-jar", "/app/" + jar + ".jar", "--version"));
+            Ran version = docker(60, command.toArray(String[]::new));
+            assertEquals(0, version.exit(), jar + ": " + version.out());
+            assertTrue(version.out().contains("ricochet " + jar), jar + ": " + version.out());
+        }
+        // The entrypoint names the generator's archive and sends the JVM's warnings to stderr, not into --json's stdout.
+        String entrypoint = docker(30, "inspect", "--format", "{{json .Config.Entrypoint}}", IMAGE).out();
+        assertTrue(entrypoint.contains("-XX:SharedArchiveFile=/app/cds/load-generator.jsa")
+                && entrypoint.contains("-Xlog:all=warning:stderr"), entrypoint);
     }
 }

@@ -48,10 +48,12 @@ public final class JobFactory {
      * may take 40% of the pod's memory limit, and direct memory, which the JVM caps at the heap's maximum when
      * {@code -XX:MaxDirectMemorySize} is not given, 40% more; 20% is left for metaspace, code, thread stacks and
      * native libraries. Netty's load from the image's read-only {@link #NATIVE_LIBRARIES}, so that {@link #TMP} may be
-     * mounted {@code noexec}.
+     * mounted {@code noexec}. Its classes come from the image's class-data archive (docker/cds-training.sh), and the
+     * JVM's own warnings go to stderr; an image without the archive starts without it.
      */
     public static final List<String> WORKER_COMMAND = List.of("java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40",
-            "-Djava.library.path=" + JobFactory.NATIVE_LIBRARIES, "-jar", "/app/load-generator.jar");
+            "-Djava.library.path=" + JobFactory.NATIVE_LIBRARIES, "-XX:SharedArchiveFile=/app/cds/load-generator.jsa",
+            "-Xlog:disable", "-Xlog:all=warning:stderr", "-jar", "/app/load-generator.jar");
     /**
      * What {@link #preview} shows in place of the run's secret, which the controller makes anew for every run and
      * puts in the Secret only when it creates it.
