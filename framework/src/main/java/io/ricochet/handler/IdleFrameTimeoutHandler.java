@@ -8,7 +8,6 @@ import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Closes a connection that completes no frame for the idle timeout. Sits after the frame decoder, so
@@ -21,7 +20,7 @@ import java.util.function.BooleanSupplier;
 public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter implements Runnable {
     private final long timeoutNanos;
     private final ConnectionStats stats;
-    private final BooleanSupplier owesReplies;
+    private final RepliesOwed owesReplies;
     private ChannelHandlerContext ctx;
     private Ticker ticker;
     private long lastFrameNanos;
@@ -33,7 +32,7 @@ public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter 
     }
 
     /** @param owesReplies whether the connection's handler still owes replies; asked on the event loop at each expiry */
-    public IdleFrameTimeoutHandler(Duration timeout, ConnectionStats stats, BooleanSupplier owesReplies) {
+    public IdleFrameTimeoutHandler(Duration timeout, ConnectionStats stats, RepliesOwed owesReplies) {
         this.timeoutNanos = timeout.toNanos();
         this.stats = stats;
         this.owesReplies = owesReplies;
@@ -85,7 +84,7 @@ public final class IdleFrameTimeoutHandler extends ChannelInboundHandlerAdapter 
         long idle = ticker.nanoTime() - lastFrameNanos;
         if (idle < timeoutNanos) {
             timer = ctx.executor().schedule(this, timeoutNanos - idle, TimeUnit.NANOSECONDS);
-        } else if (owesReplies.getAsBoolean()) {
+        } else if (owesReplies.owesReplies()) {
             timer = ctx.executor().schedule(this, timeoutNanos, TimeUnit.NANOSECONDS);
         } else {
             stats.closing(CloseReason.IDLE);

@@ -1,13 +1,17 @@
 package io.ricochet.transport.client;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.ReplyFraming;
 import io.ricochet.config.Checks;
@@ -21,6 +25,7 @@ import io.ricochet.noise.NoiseHandler;
 import io.ricochet.tls.Tls;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.PipelineCustomizer;
+import io.ricochet.transport.StreamReads;
 import io.ricochet.transport.session.FrameHandler;
 import io.ricochet.transport.session.FrameSession;
 import io.ricochet.transport.session.Sessions;
@@ -28,6 +33,7 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -51,11 +57,18 @@ final class FrameConnector {
     private final TransportMeters meters;
     private final AtomicInteger open = new AtomicInteger();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    /** One read allocator for every stream connection of this client (StreamReads says why). */
+    private final AdaptiveRecvByteBufAllocator readAllocator = StreamReads.sharedAllocator();
+    /** The framings, which hold nothing of a connection's: one each serves every connection. */
+    private final ReplyFraming runs;
+    private final ReplyFraming headroomOnly;
 
     FrameConnector(FrameClient.Builder b) {
         this.lengthField = b.lengthField;
         this.maxFrame = b.maxFrame != null ? b.maxFrame : b.lengthField.defaultMaxFrame();
         Checks.inRange("maxFrame", maxFrame, 1, lengthField.largestMaxFrame());
+        this.runs = ReplyFraming.runs(lengthField, maxFrame);
+        this.headroomOnly = ReplyFraming.headroomOnly(lengthField, maxFrame);
         this.ownsLoops = b.loops == null;
         this.loops = b.loops != null ? b.loops : EventLoops.create(b.transport, b.ioThreads, b.name + "-io");
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.connectTimeout.toMillis());
@@ -107,7 +120,7 @@ final class FrameConnector {
         if (quic != null) {
             connectQuic(remote, null, null, init, session);
         } else {
-            track(bootstrap(null).handler(init).connect(remote), session);
+            track(connectStream(null, init, remote, null), session);
         }
         return session;
     }
@@ -125,8 +138,7 @@ final class FrameConnector {
                 } else if (noise != null) {
                     ch.pipeline().addFirst(PipelineCustomizer.NOISE, NoiseHandler.client(noise, lengthField.width(), stats));
                 }
-                ReplyFraming framing = delivery == FrameClient.Delivery.RUNS ? ReplyFraming.runs(lengthField, maxFrame)
-                        : ReplyFraming.headroomOnly(lengthField, maxFrame);
+                ReplyFraming framing = delivery == FrameClient.Delivery.RUNS ? runs : headroomOnly;
                 ch.pipeline().addLast(PipelineCustomizer.DECODER, new FrameDecoder(framing, stats));
                 ch.pipeline().addLast(PipelineCustomizer.SESSION, frames);
                 customizer.customize(ch);
@@ -135,7 +147,7 @@ final class FrameConnector {
         if (quic != null) {
             return connectQuic(remote, local, loop, init, null);
         }
-        ChannelFuture connected = bootstrap(loop).handler(init).connect(remote, local);
+        ChannelFuture connected = connectStream(loop, init, remote, local);
         track(connected, null);
         return connected;
     }
@@ -184,11 +196,35 @@ final class FrameConnector {
         return connected;
     }
 
+    /** A stream connection's bootstrap; its connect is timed by {@link #timeConnect}, not by Netty's option. */
     private Bootstrap bootstrap(EventLoop loop) {
-        return new Bootstrap().group(loop != null ? loop : loops.group().next())
+        return new Bootstrap().group(loop)
                 .channel(loops.transport().socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
+                .option(ChannelOption.RECVBUF_ALLOCATOR, readAllocator)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
+    }
+
+    /**
+     * Connects a stream connection on {@code loop} (null: the next), failing it with a {@link ConnectTimeoutException}
+     * and closing it if not connected within the timeout, as Netty's {@code CONNECT_TIMEOUT_MILLIS} would. Netty's
+     * keeps its cancelled timer on the channel for as long as the channel lives, 64 B of every held connection; this
+     * one is dropped once the connect is done.
+     */
+    private ChannelFuture connectStream(EventLoop loop, ChannelInitializer<Channel> init, InetSocketAddress remote,
+            InetSocketAddress local) {
+        EventLoop on = loop != null ? loop : loops.group().next();
+        ChannelFuture connected = bootstrap(on).handler(init).connect(remote, local);
+        if (connectTimeoutMillis > 0 && !connected.isDone() && connected instanceof ChannelPromise promise) {
+            ScheduledFuture<?> timer = on.schedule(() -> {
+                if (promise.tryFailure(new ConnectTimeoutException("connection timed out after " + connectTimeoutMillis
+                        + " ms: " + remote))) {
+                    promise.channel().close();
+                }
+            }, connectTimeoutMillis, TimeUnit.MILLISECONDS);
+            connected.addListener(f -> timer.cancel(false));
+        }
+        return connected;
     }
 
     private void track(ChannelFuture connected, CompletableFuture<FrameSession> session) {

@@ -12,6 +12,7 @@ import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeMeters;
 import io.ricochet.noise.NoiseHandshakes;
 import io.ricochet.transport.EventLoops;
+import io.ricochet.transport.StreamReads;
 import io.ricochet.transport.session.TcpChannelInitializer;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -24,15 +25,8 @@ import org.slf4j.LoggerFactory;
 /** A TCP listener, plaintext, TLS or Noise: its accepted connections each a framed session. */
 final class TcpBinding extends ListenerBinding {
     private static final Logger log = LoggerFactory.getLogger(RicochetServer.class);
-    /** Reads per read event before yielding: Netty's default for socket channels. */
-    private static final int MAX_MESSAGES_PER_READ = 16;
-    /**
-     * One allocator for every connection: Netty's default gives each channel its own (32 B of heap apiece).
-     * Netty sets a channel's own allocator to the channel's default of 16 reads per event; a shared one
-     * must be told, or it stays at 1.
-     */
-    private static final AdaptiveRecvByteBufAllocator SHARED_READ_ALLOCATOR =
-            (AdaptiveRecvByteBufAllocator) new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(MAX_MESSAGES_PER_READ);
+    /** One allocator for every connection of the listener (StreamReads says why). */
+    private final AdaptiveRecvByteBufAllocator readAllocator = StreamReads.sharedAllocator();
 
     private final ConnectionRegistry connections;
     private HandshakeMeters handshakeMeters;
@@ -76,7 +70,7 @@ final class TcpBinding extends ListenerBinding {
                         counters::acceptError))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childOption(ChannelOption.RECVBUF_ALLOCATOR, SHARED_READ_ALLOCATOR)
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, readAllocator)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
                 .childHandler(new TcpChannelInitializer(config, handlers, counters, connections, customizer(),

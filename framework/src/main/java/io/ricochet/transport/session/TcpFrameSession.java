@@ -41,7 +41,8 @@ final class TcpFrameSession implements FrameSession {
     /** Writes made outside a read batch and not yet flushed, and whether a task to flush them is queued. */
     private int writesUnflushed;
     private boolean flushQueued;
-    private final Runnable queuedFlush = this::queuedFlush;
+    /** The task that flushes them, made the first time one is queued: an idle connection holds none. */
+    private Runnable queuedFlush;
     /** The close under way, made when it begins (an idle connection holds none); null while the session serves. */
     private LingeringClose closing;
     /** A graceful stop is under way; frames reach the handler only if it asked to receive them while draining. */
@@ -182,6 +183,9 @@ final class TcpFrameSession implements FrameSession {
         } else if (!flushQueued) {
             flushQueued = true;
             try {
+                if (queuedFlush == null) {
+                    queuedFlush = this::queuedFlush;
+                }
                 ctx.executor().execute(queuedFlush);
             } catch (RejectedExecutionException e) {
                 flushWrites();

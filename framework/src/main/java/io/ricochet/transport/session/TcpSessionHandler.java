@@ -8,6 +8,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.util.ReferenceCountUtil;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameRun;
+import io.ricochet.handler.RepliesOwed;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * handler or {@link FrameSession#close} at once; on a protocol error, a half-close or a graceful stop once the
  * handler owes no more replies.
  */
-final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
+final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements RepliesOwed {
     private static final Logger log = LoggerFactory.getLogger(TcpSessionHandler.class);
 
     /** How often a draining session looks again whether it still owes replies. */
@@ -153,7 +154,8 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Whether the handler still owes replies on a connection that is not closing: the idle timeout waits for them. */
-    boolean owesReplies() {
+    @Override
+    public boolean owesReplies() {
         return session.owesReplies();
     }
 

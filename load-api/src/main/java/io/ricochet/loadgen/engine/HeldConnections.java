@@ -11,8 +11,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -31,7 +29,6 @@ public final class HeldConnections extends FrameLoad {
     /** Socket buffers of a UDP lane: the kernel's default, as for a TCP connection. */
     private static final int DEFAULT_SOCKET_BUFFER = 0;
 
-    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextId = new AtomicLong();
     /**
      * The lane of each connection number while it is wanted; null once retired. A closed connection is replaced only
@@ -130,8 +127,7 @@ public final class HeldConnections extends FrameLoad {
         Channel ch = future.channel();
         // Over QUIC the future's channel is the loop's socket, which every connection shares and the client closes.
         if (spec.protocol() != Protocol.QUIC) {
-            channels.add(ch);
-            ch.closeFuture().addListener(f -> channels.remove(ch));
+            lane.attach(ch);
         }
         future.addListener(f -> {
             if (f.isSuccess()) {
@@ -190,9 +186,14 @@ public final class HeldConnections extends FrameLoad {
         finishDrivers();
         // Every close is asked for before any is awaited: one at a time, tens of thousands of held connections took
         // longer than the controller waits for a worker's last word.
+        // The lanes still wanted; the client's own close below also ends those a schedule retired, still draining.
         List<ChannelFuture> closing = new ArrayList<>();
-        for (Channel ch : List.copyOf(channels)) {
-            closing.add(ch.close());
+        for (int i = 0; i < lanes.length(); i++) {
+            FrameLane lane = lanes.get(i);
+            Channel ch = lane == null ? null : lane.channel();
+            if (ch != null && ch.isOpen()) {
+                closing.add(ch.close());
+            }
         }
         long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         for (ChannelFuture f : closing) {
