@@ -1,5 +1,6 @@
 package io.ricochet.handler;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -18,7 +19,12 @@ public final class BackpressureHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        pauseReadingWhileUnwritable(ctx.channel());
         ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Reads {@code channel} only while it is writable: what this handler does, for a handler that runs it itself. */
+    public static void pauseReadingWhileUnwritable(Channel channel) {
+        channel.config().setAutoRead(channel.isWritable());
     }
 }

@@ -13,20 +13,25 @@ import io.ricochet.transport.session.InPlaceFrameHandler;
  * For TLS use the builders' {@code tls(...)}, which also bounds handshakes in time and counts those that
  * fail. Runs on the connection's event loop when it is accepted (server) or connected (client).
  *
+ * <p>A server runs its idle timeout and backpressure inside its session handler (one pipeline hop for the three, and
+ * two handler contexts less a connection), with no handlers named {@link #IDLE_TIMEOUT} or {@link #BACKPRESSURE}, when
+ * its customizer {@linkplain #addsNothingBetweenStages declares} that it adds nothing between them; otherwise they are
+ * handlers of their own, as named here. Which a listener runs is logged once.
+ *
  * <p>A server whose handler is an {@link InPlaceFrameHandler} answers a whole read in place, handing it to the
  * session as one {@link io.ricochet.codec.FrameRun}, only when its customizer {@linkplain #keepsFrameRuns declares}
  * that the handlers it adds pass such messages on untouched; otherwise it frames one body at a time, and says so in
  * one log line per listener.
  *
  * <pre>{@code
- * PipelineCustomizer counting = PipelineCustomizer.keepingFrameRuns(ch ->
+ * PipelineCustomizer counting = PipelineCustomizer.outsideTheStages(ch ->
  *         ch.pipeline().addBefore(PipelineCustomizer.DECODER, "bytes", new ByteCounter()));
  * }</pre>
  */
 @FunctionalInterface
 public interface PipelineCustomizer {
-    /** Adds nothing, and so keeps frame runs. */
-    PipelineCustomizer NONE = keepingFrameRuns(channel -> { });
+    /** Adds nothing: it keeps frame runs and adds nothing between the stages. */
+    PipelineCustomizer NONE = outsideTheStages(channel -> { });
 
     /** The {@code SslHandler}, first, when the server or client was given {@code tls(...)}. */
     String TLS = "ricochet.tls";
@@ -51,6 +56,39 @@ public interface PipelineCustomizer {
      */
     default boolean keepsFrameRuns() {
         return false;
+    }
+
+    /**
+     * Whether this adds no handler between {@link #DECODER} and {@link #SESSION} and names neither
+     * {@link #IDLE_TIMEOUT} nor {@link #BACKPRESSURE}, so that a server may run those two stages inside its session
+     * handler. False unless declared: a customizer written for separate stages may place handlers relative to them.
+     */
+    default boolean addsNothingBetweenStages() {
+        return false;
+    }
+
+    /**
+     * {@code customizer}, declaring that it adds handlers only before {@link #DECODER} (or the TLS or Noise handler) or
+     * after {@link #SESSION}: it {@linkplain #keepsFrameRuns keeps frame runs} and
+     * {@linkplain #addsNothingBetweenStages adds nothing between the stages}.
+     */
+    static PipelineCustomizer outsideTheStages(PipelineCustomizer customizer) {
+        return new PipelineCustomizer() {
+            @Override
+            public void customize(Channel channel) {
+                customizer.customize(channel);
+            }
+
+            @Override
+            public boolean keepsFrameRuns() {
+                return true;
+            }
+
+            @Override
+            public boolean addsNothingBetweenStages() {
+                return true;
+            }
+        };
     }
 
     /** {@code customizer}, declaring that it {@linkplain #keepsFrameRuns keeps frame runs}. */

@@ -26,7 +26,7 @@ public final class Sessions {
      */
     public static ChannelHandler tcpSession(FrameHandler handler, ConnectionStats stats, int width,
             FrameDecoder decoder, LingerTimeouts lingerTimeouts) {
-        return new TcpSessionHandler(handler, stats, width, decoder, lingerTimeouts);
+        return new TcpSessionHandler(handler, stats, width, decoder, lingerTimeouts, null);
     }
 
     /** The handler of a UDP socket: a session per peer, up to {@code sessions}, each with a handler of its own. */

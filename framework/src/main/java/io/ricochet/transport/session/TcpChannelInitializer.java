@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds each accepted connection's pipeline, or closes it at once when over the connection cap:
  * [TLS → TLS guard, or Noise →] decoder → encoder → idle timeout → backpressure → session, named as {@link PipelineCustomizer} says,
- * then whatever the customizer adds. Decoder and encoder share the connection's {@link ReplyFraming}, chosen here
+ * then whatever the customizer adds. When the customizer {@linkplain PipelineCustomizer#addsNothingBetweenStages adds
+ * nothing between the stages}, the session handler runs the idle timeout and backpressure itself (the fused stages:
+ * decoder → encoder → session); which, is said once per listener. Decoder and encoder share the connection's {@link ReplyFraming}, chosen here
  * once for the listener: for an {@link InPlaceFrameHandler} whose customizer {@linkplain PipelineCustomizer#keepsFrameRuns
  * keeps frame runs}, a read's frames as one {@link io.ricochet.codec.FrameRun}; else one body per frame, with one log
  * line saying why when the handler could have answered in place. Public so benchmarks and tests can build the exact
@@ -49,6 +51,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final LingerTimeouts lingerTimeouts;
     /** That a handler which could answer in place does not, for its customizer: said once per listener. */
     private final AtomicBoolean runsOffSaid = new AtomicBoolean();
+    /** Which stages the listener's connections run, fused or separate: said once per listener. */
+    private final AtomicBoolean stagesSaid = new AtomicBoolean();
     private final Consumer<String> notice;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
@@ -114,15 +118,24 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         ReplyFraming framing = inPlace && customizer.keepsFrameRuns() ? runs : perFrame;
         FrameDecoder decoder = new FrameDecoder(framing, stats);
         FrameEncoder encoder = new FrameEncoder(framing, stats);
+        boolean fused = customizer.addsNothingBetweenStages();
         TcpSessionHandler session = new TcpSessionHandler(handler, stats, config.lengthField().width(), decoder,
-                lingerTimeouts);
-        IdleFrameTimeoutHandler idle = new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session);
+                lingerTimeouts, fused ? config.idleTimeout() : null);
         p.addLast(PipelineCustomizer.DECODER, decoder);
         p.addLast(PipelineCustomizer.ENCODER, encoder);
-        p.addLast(PipelineCustomizer.IDLE_TIMEOUT, idle);
-        p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
+        if (!fused) {
+            p.addLast(PipelineCustomizer.IDLE_TIMEOUT, new IdleFrameTimeoutHandler(config.idleTimeout(), stats, session));
+            p.addLast(PipelineCustomizer.BACKPRESSURE, BackpressureHandler.INSTANCE);
+        }
         p.addLast(PipelineCustomizer.SESSION, session);
         customizer.customize(ch);
+        if (stagesSaid.compareAndSet(false, true)) {
+            notice.accept(fused ? "connections run the idle timeout and backpressure inside the session handler (fused "
+                    + "stages: decoder, encoder, session)" : "connections run the idle timeout and backpressure as "
+                    + "handlers of their own (" + PipelineCustomizer.IDLE_TIMEOUT + ", " + PipelineCustomizer.BACKPRESSURE
+                    + "): the pipeline customizer does not declare that it adds nothing between the stages "
+                    + "(PipelineCustomizer.outsideTheStages)");
+        }
         if (inPlace && !framing.emitsRuns() && runsOffSaid.compareAndSet(false, true)) {
             notice.accept(handler.getClass().getSimpleName() + " answers in place, but frame by frame here: the "
                     + "pipeline customizer does not declare that its handlers keep a read's frames whole "

@@ -2,16 +2,17 @@ package io.ricochet.transport.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.ReferenceCountUtil;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameRun;
-import io.ricochet.handler.RepliesOwed;
+import io.ricochet.handler.BackpressureHandler;
+import io.ricochet.handler.IdleTimedHandler;
 import io.ricochet.metrics.CloseReason;
 import io.ricochet.metrics.ConnectionStats;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * handler or {@link FrameSession#close} at once; on a protocol error, a half-close or a graceful stop once the
  * handler owes no more replies.
  */
-final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements RepliesOwed {
+final class TcpSessionHandler extends IdleTimedHandler {
     private static final Logger log = LoggerFactory.getLogger(TcpSessionHandler.class);
 
     /** How often a draining session looks again whether it still owes replies. */
@@ -36,9 +37,15 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Re
     /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
     private CloseReason pendingClose;
 
-    /** @param decoder the pipeline's decoder, told to discard input once the connection is closing */
+    /**
+     * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
+     * @param idleTimeout the idle timeout, when this handler runs it and backpressure itself (the fused stages); null
+     *                    when an {@link io.ricochet.handler.IdleFrameTimeoutHandler} and a {@link BackpressureHandler}
+     *                    sit before it
+     */
     TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder,
-            LingerTimeouts lingerTimeouts) {
+            LingerTimeouts lingerTimeouts, Duration idleTimeout) {
+        super(idleTimeout);
         this.handler = handler;
         this.session = new TcpFrameSession(handler, stats, width, decoder, lingerTimeouts);
     }
@@ -49,19 +56,30 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Re
     }
 
     @Override
+    protected ConnectionStats idleStats() {
+        return session.stats();
+    }
+
+    @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         session.bind(ctx);
+        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
+            startIdleClock(ctx);
+        }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        startIdleClock(ctx);
         handler.sessionOpened(session);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        // The idle clock's part, when this runs it: a frame, served or not, is activity.
+        frameSeen();
         if (session.refuses()) {
             // Decoded in the same batch as the frame whose handler closed the session, or after a stop began: not served.
             ReferenceCountUtil.release(msg);
@@ -82,6 +100,7 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Re
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        readBatchEnded();
         session.readComplete();
     }
 
@@ -103,6 +122,10 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Re
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (keepsIdleClock()) {
+            // Backpressure's part, run here in the fused stages as BackpressureHandler runs it before this otherwise.
+            BackpressureHandler.pauseReadingWhileUnwritable(ctx.channel());
+        }
         if (session.isClosing()) {
             // Backpressure paused reading; a closing connection reads on, to discard, or a peer blocked writing never reads.
             ctx.channel().config().setAutoRead(true);
@@ -113,7 +136,13 @@ final class TcpSessionHandler extends ChannelInboundHandlerAdapter implements Re
     }
 
     @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        stopIdleClock();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        stopIdleClock();
         session.closed();
         handler.sessionClosed(session);
         ctx.fireChannelInactive();

@@ -17,6 +17,7 @@ import io.ricochet.testing.Meters;
 import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestServers;
 import io.ricochet.testing.Transports;
+import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.session.FrameHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -57,8 +58,16 @@ class TcpHostilePeerTest {
         return new ReverseEcho();
     }
 
+    /**
+     * The pipelines' customizer: none, so the stages are fused; one that keeps them apart in the SeparateStages
+     * subclass.
+     */
+    PipelineCustomizer customizer() {
+        return PipelineCustomizer.NONE;
+    }
+
     private RicochetServer start(ServerConfig.Builder config) {
-        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry);
+        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry, customizer());
     }
 
     /** io_uring once kept 47 of 50 such sockets open until the idle timeout: 38,303 of them filled the descriptors. */

@@ -16,6 +16,7 @@ import io.ricochet.testing.Frames;
 import io.ricochet.testing.Meters;
 import io.ricochet.testing.ReverseEcho;
 import io.ricochet.testing.TestServers;
+import io.ricochet.transport.PipelineCustomizer;
 import io.ricochet.transport.session.FrameHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,8 +48,16 @@ class TcpServerTest {
         return new ReverseEcho();
     }
 
+    /**
+     * The pipelines' customizer: none, so the stages are fused; one that keeps them apart in the SeparateStages
+     * subclass.
+     */
+    PipelineCustomizer customizer() {
+        return PipelineCustomizer.NONE;
+    }
+
     private RicochetServer start(ServerConfig.Builder config) {
-        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry);
+        return TestServers.start(config.udpPort(ServerConfig.DISABLED).build(), echo(), registry, customizer());
     }
 
     @ParameterizedTest
