@@ -215,8 +215,8 @@ public final class LoadResult {
     /** This run against the run whose report directory is {@code baselineReport} (its summary.json), as above. */
     public List<Margin.Result> compareTo(Path baselineReport, String... failIf) {
         try {
-            return compare(ReportWriter.JSON.readTree(baselineReport.resolve("summary.json").toFile()), failIf);
-        } catch (java.io.IOException e) {
+            return compare(ReportWriter.readSummary(baselineReport), failIf);
+        } catch (java.io.IOException | io.ricochet.loadgen.files.InputFileException e) {
             throw new IllegalArgumentException("baseline: " + baselineReport + " (expected a report directory with "
                     + "a summary.json: " + e.getMessage() + ")", e);
         }

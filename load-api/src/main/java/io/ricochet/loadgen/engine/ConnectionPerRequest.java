@@ -212,7 +212,7 @@ public final class ConnectionPerRequest extends FrameLoad {
         public void channelInactive(ChannelHandlerContext ctx) {
             if (!done) {
                 // Each connection carries one request: whether the server had answered right is the run's to say.
-                serverClosedOn(1, 0, stats.ok.sum());
+                serverClosedOn(lane.context.connection(), seq, 1, 0, stats.ok.sum());
                 end(false);
             }
             if (lane.current == this) {

@@ -402,7 +402,7 @@ abstract class FrameLane extends Lane {
             stats.openConnections.decrementAndGet();
             if (inFlight > 0) {
                 // Every close of ours fails what is in flight first: this one is the server's.
-                load.serverClosedOn(inFlight, largestSent, okOnConnection);
+                load.serverClosedOn(context.connection(), nextSeq - inFlight, inFlight, largestSent, okOnConnection);
             }
             failOutstanding();
             load.connectionClosed(FrameLane.this);

@@ -67,14 +67,18 @@ abstract class FrameLoad extends LoadBase {
     }
 
     /**
-     * Why requests failed when the server closed their connection, after {@code goodReplies} verified replies (on
+     * Why requests failed when the server closed their connection, naming them (request 0 of connection 3: a login
+     * refused, say), after {@code goodReplies} verified replies (on
      * that connection; a connection per request counts the run's). Bodies over the usual limit name it: a frame the
      * server would not take, a protocol error it closes on (docs/protocol.md). Else a server that had answered right
      * most likely stopped (a graceful shutdown closes with the requests then in flight unanswered), and one that never
      * had may not speak the protocol at all.
      */
-    final String serverClosed(int unanswered, int largestBody, long goodReplies) {
-        String closed = "the server closed the connection with " + unanswered + " request(s) unanswered";
+    final String serverClosed(long connection, long firstUnanswered, int unanswered, int largestBody,
+            long goodReplies) {
+        String closed = (unanswered == 1 ? "request " + firstUnanswered + " of connection " + connection
+                + " was not answered" : "requests " + firstUnanswered + " to " + (firstUnanswered + unanswered - 1)
+                + " of connection " + connection + " were not answered") + ": the server closed the connection";
         int defaultMax = spec.lengthField().defaultMaxFrame();
         if (largestBody > defaultMax) {
             return closed + "; bodies of up to " + largestBody + " bytes were sent, and a server with the default "
@@ -102,10 +106,14 @@ abstract class FrameLoad extends LoadBase {
                         : " says?)");
     }
 
-    /** A connection ended with {@code unanswered} requests owed, after {@code goodReplies}: the server closed it. */
-    final void serverClosedOn(int unanswered, int largestBody, long goodReplies) {
+    /**
+     * Connection {@code connection} (run-wide) ended owing its requests {@code firstUnanswered} on, {@code unanswered}
+     * of them, after {@code goodReplies}: the server closed it.
+     */
+    final void serverClosedOn(long connection, long firstUnanswered, int unanswered, int largestBody,
+            long goodReplies) {
         stats.unansweredEnds.increment();
-        failed(() -> serverClosed(unanswered, largestBody, goodReplies));
+        failed(() -> serverClosed(connection, firstUnanswered, unanswered, largestBody, goodReplies));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.ricochet.loadgen.engine.Interval;
+import io.ricochet.loadgen.files.InputFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -139,6 +141,21 @@ public final class ReportWriter implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The largest report file read back: 256 MiB, over a day of one-second intervals in any of a run's files. A larger
+     * one is refused by name ({@link io.ricochet.loadgen.files.InputFileException}), not read into memory.
+     */
+    public static final int MAX_READ_BYTES = 256 << 20;
+
+    /**
+     * The {@code summary.json} a run wrote into report directory {@code dir}, read with {@link #MAX_READ_BYTES} as its
+     * bound: a killed run's directory may hold anything under that name. An
+     * {@link io.ricochet.loadgen.files.InputFileException} names a file that is missing, not a file or too large.
+     */
+    public static JsonNode readSummary(Path dir) throws IOException {
+        return JSON.readTree(InputFiles.read(dir.resolve("summary.json"), MAX_READ_BYTES));
     }
 
     /** Writes one more CSV file of the report, e.g. {@code clients.csv}: a header of {@code columns}, a row per record. */

@@ -306,6 +306,19 @@ class LoadTestTest {
         assertThrows(IllegalArgumentException.class, () -> after.compareTo(before, "p99>10%"));
     }
 
+    /** A baseline's summary.json is read with a bound: one of 300 MiB is refused by name, not read into memory. */
+    @Test
+    void aBaselineSummaryOverTheBoundIsRefusedByName(@TempDir java.nio.file.Path report) throws Exception {
+        LoadResult run = LoadTest.tcp(echo.tcpAddress()).connections(1).requests(10).run();
+        try (java.io.RandomAccessFile huge = new java.io.RandomAccessFile(report.resolve("summary.json").toFile(), "rw")) {
+            huge.setLength(300L << 20);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> run.compareTo(report, "requests<-1%"));
+        assertTrue(e.getMessage().contains("summary.json") && e.getMessage().contains("over 268,435,456 bytes"),
+                e.getMessage());
+    }
+
     @Test
     void aWindowedThresholdAbortsTheRunWithItsReportWritten(@TempDir java.nio.file.Path report) throws Exception {
         // No reply comes back within a microsecond: the first full window breaks, and the run stops there.

@@ -33,7 +33,7 @@ class FutileLoadTest {
             load.timedOut();
             assertNull(load.futile());
             load.timedOut();
-            load.serverClosedOn(16, 64, 0);
+            load.serverClosedOn(2, 0, 16, 64, 0);
             assertNull(load.futile());
             load.timedOut();
             assertEquals("no request was answered", load.futile());

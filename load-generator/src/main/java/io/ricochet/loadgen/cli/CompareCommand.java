@@ -58,9 +58,9 @@ final class CompareCommand implements Callable<Integer> {
         java.io.PrintWriter stdout = commandSpec.commandLine().getOut();
         stdout.println(out.toAbsolutePath());
         boolean broken = false;
-        JsonNode baseline = ReportWriter.JSON.readTree(dirs.get(0).resolve("summary.json").toFile());
+        JsonNode baseline = ReportWriter.readSummary(dirs.get(0));
         for (Path dir : dirs.subList(1, dirs.size())) {
-            JsonNode run = ReportWriter.JSON.readTree(dir.resolve("summary.json").toFile());
+            JsonNode run = ReportWriter.readSummary(dir);
             for (Margin margin : margins) {
                 Margin.Result r = margin.check(baseline, run);
                 stdout.println(dir + ": " + r.line());

@@ -11,11 +11,8 @@ import java.nio.file.Path;
  * any file in it may be cut short, huge, or not a file at all.
  */
 final class ReportFiles {
-    /**
-     * The largest file read: 256 MiB, over a day of one-second intervals in any of a run's files. A larger one is
-     * refused by name ({@link io.ricochet.loadgen.files.InputFileException}), not read into memory.
-     */
-    static final int MAX_FILE_BYTES = 256 << 20;
+    /** The largest file read: {@link ReportWriter#MAX_READ_BYTES}, as for every report file read back. */
+    static final int MAX_FILE_BYTES = ReportWriter.MAX_READ_BYTES;
 
     private ReportFiles() {
     }
