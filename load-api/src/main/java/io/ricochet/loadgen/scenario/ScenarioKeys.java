@@ -9,6 +9,10 @@ import java.util.Set;
  * Every key of a scenario file, in the order {@link ScenarioFiles} writes them, with the commands it applies to. A key
  * another command takes is refused by name ({@code pipeline: does not apply to rpc}), so a file never holds a setting
  * that its run would silently ignore.
+ *
+ * <pre>{@code
+ * ScenarioKeys.flag(Command.ECHO, "connect_rate");   // "--connect-rate": what a message names on the command line
+ * }</pre>
  */
 public final class ScenarioKeys {
     private static final Set<Command> ALL = EnumSet.allOf(Command.class);

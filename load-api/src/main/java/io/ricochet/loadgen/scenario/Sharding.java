@@ -24,6 +24,11 @@ import java.util.List;
  *   <li>files are made absolute, so a worker started elsewhere reads the same file;</li>
  *   <li>what only the controller acts on (scrape, report, JSON output, thresholds, the metrics endpoint) is left out.</li>
  * </ul>
+ *
+ * <pre>{@code
+ * Scenario whole = Scenario.builder(Command.ECHO).connections(10).rate(1_000).build();
+ * Scenario third = whole.shard(2, new double[] {1, 1, 2});   // half of it: 5 connections and 500/s
+ * }</pre>
  */
 public final class Sharding {
     /** Seeds are spaced this far apart so workers' bodies never coincide. */

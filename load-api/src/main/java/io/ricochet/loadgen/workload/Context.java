@@ -5,6 +5,13 @@ import java.util.random.RandomGenerator;
 /**
  * What a conversation knows of the request at hand. The engine reuses one instance per connection, so read it during
  * the call and do not keep it.
+ *
+ * <pre>{@code
+ * public void request(Context request, ByteBuf body) {
+ *     long key = request.random().nextLong(keys);   // seeded by the run and the connection: a run repeats
+ *     body.writeCharSequence("get " + request.connection() + "-" + key + "\n", StandardCharsets.US_ASCII);
+ * }
+ * }</pre>
  */
 public interface Context {
 

@@ -10,6 +10,18 @@ import io.netty.buffer.ByteBuf;
  *
  * <p>An exception thrown by either method counts as an error of that request, with its class and message in the
  * summary's {@code first_error}, and the run goes on.
+ *
+ * <pre>{@code
+ * FrameConversation ping = new FrameConversation() {
+ *     public void request(Context request, ByteBuf body) {
+ *         body.writeCharSequence("ping", StandardCharsets.US_ASCII);
+ *     }
+ *
+ *     public Check check(Context request, ByteBuf reply) {
+ *         return reply.toString(StandardCharsets.US_ASCII).equals("pong") ? Check.ok() : Check.bad("not pong");
+ *     }
+ * };
+ * }</pre>
  */
 public interface FrameConversation {
 

@@ -8,6 +8,11 @@ package io.ricochet.loadgen.workload;
  * <p>A call whose deadline passes, or whose connection is lost, is an error and is not checked. Any other answer is:
  * {@code OK} with its payload, or the status the server answered with (a check may expect {@code NOT_FOUND}). An
  * exception thrown by either method counts as an error, with its class and message in {@code first_error}.
+ *
+ * <pre>{@code
+ * RpcConversation get = request -> new RpcCall("kv.get",
+ *         GetRequest.newBuilder().setKey("k" + request.sequence()).build().toByteString());   // default check: OK
+ * }</pre>
  */
 public interface RpcConversation {
 

@@ -6,6 +6,12 @@ import io.ricochet.rpc.RpcStatus;
 /**
  * How a call was answered: {@code OK} with the answer's bytes (the detail then empty), or another status with the
  * server's detail (the payload then empty).
+ *
+ * <pre>{@code
+ * public Check check(Context request, RpcReply reply) {
+ *     return reply.status() == RpcStatus.NOT_FOUND ? Check.ok() : Check.bad("expected NOT_FOUND, got " + reply.status());
+ * }
+ * }</pre>
  */
 public record RpcReply(RpcStatus status, ByteString payload, String detail) {
 

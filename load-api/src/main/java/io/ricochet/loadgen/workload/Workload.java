@@ -7,6 +7,11 @@ import java.util.OptionalLong;
  * QUIC, or an {@link RpcWorkload} for the methods of a Ricochet RPC server. One instance serves every connection, from
  * every event loop at once: keep what belongs to one connection in its conversation, and make what is shared
  * thread-safe.
+ *
+ * <pre>{@code
+ * Workload workload = new PingWorkload();   // a FrameWorkload: its open(context) gives each connection a conversation
+ * LoadTest.tcp(address).workload((FrameWorkload) workload).connections(10).duration(Duration.ofSeconds(5)).run();
+ * }</pre>
  */
 public interface Workload {
 

@@ -9,7 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A run's thresholds checked against its summary: a broken one makes the run exit {@link #BROKEN_EXIT}, as in k6. */
+/**
+ * A run's thresholds checked against its summary: a broken one makes the run exit {@link #BROKEN_EXIT}, as in k6.
+ *
+ * <pre>{@code
+ * List<Threshold.Result> results = Thresholds.check(List.of(Threshold.parse("p99<5ms")), summary);
+ * if (Thresholds.broken(results)) {
+ *     System.exit(Thresholds.BROKEN_EXIT);
+ * }
+ * }</pre>
+ */
 public final class Thresholds {
     public static final int BROKEN_EXIT = 99;
 

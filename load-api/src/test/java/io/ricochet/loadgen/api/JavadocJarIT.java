@@ -1,0 +1,49 @@
+package io.ricochet.loadgen.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load API's javadoc jar, as {@code mvn package} built it: the packages a workload's author and a JUnit user build
+ * against are in it, and the tool's own (the engine, the controller, the report files) are not.
+ */
+class JavadocJarIT {
+
+    @Test
+    void documentsTheApiAndLeavesTheToolsPackagesOut() throws IOException {
+        Path jar;
+        try (Stream<Path> target = Files.list(Path.of("target"))) {
+            List<Path> javadocs = target.filter(p -> p.getFileName().toString().endsWith("-javadoc.jar")).toList();
+            assertEquals(1, javadocs.size(), "javadoc jars in target: " + javadocs);
+            jar = javadocs.get(0);
+        }
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            List<String> names = zip.stream().map(ZipEntry::getName).toList();
+            for (String page : List.of("io/ricochet/loadgen/api/LoadTest.html", "io/ricochet/loadgen/api/LoadResult.html",
+                    "io/ricochet/loadgen/workload/FrameWorkload.html", "io/ricochet/loadgen/workload/RpcWorkload.html",
+                    "io/ricochet/loadgen/scenario/Scenario.html", "io/ricochet/loadgen/report/threshold/Threshold.html")) {
+                assertTrue(names.contains(page), page + " missing from " + jar);
+            }
+            for (String tool : List.of("engine", "distributed", "run", "stats", "scrape")) {
+                List<String> pages = names.stream().filter(n -> n.contains("io/ricochet/loadgen/" + tool + "/")).toList();
+                assertEquals(List.of(), pages, "the tool's " + tool + " package is not API");
+            }
+        }
+        Path sources;
+        try (Stream<Path> target = Files.list(Path.of("target"))) {
+            sources = target.filter(p -> p.getFileName().toString().endsWith("-sources.jar")).findFirst().orElseThrow();
+        }
+        try (ZipFile zip = new ZipFile(sources.toFile())) {
+            assertTrue(zip.getEntry("io/ricochet/loadgen/workload/FrameWorkload.java") != null, "sources of " + sources);
+        }
+    }
+}
