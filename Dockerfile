@@ -25,6 +25,6 @@ USER 10001:10001
 # the container's limit, and direct memory, which the JVM caps at the heap's maximum when -XX:MaxDirectMemorySize is not
 # given, 40% more, which leaves 20% for metaspace, code, thread stacks and native libraries, which load from /app/native.
 # The JVM's own temporary files go to /tmp, which the pods mount as an emptyDir (their root filesystem is read-only).
-# The classes come from the archive the build made (above); the JVM's own warnings, a refused archive's among them, go
-# to stderr, not into the stdout that --json and the summary own.
+# The classes come from the archive the build made (above); a JVM that cannot use it starts without it. The JVM's own
+# warnings go to stderr, not into the stdout that --json and the summary own.
 ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:MaxRAMPercentage=40", "-Djava.library.path=/app/native", "-XX:SharedArchiveFile=/app/cds/load-generator.jsa", "-Xlog:disable", "-Xlog:all=warning:stderr", "-jar", "/app/load-generator.jar"]

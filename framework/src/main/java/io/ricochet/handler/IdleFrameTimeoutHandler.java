@@ -1,6 +1,7 @@
 package io.ricochet.handler;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.ricochet.config.Checks;
 import io.ricochet.metrics.ConnectionStats;
 import java.time.Duration;
 
@@ -22,7 +23,7 @@ public final class IdleFrameTimeoutHandler extends IdleTimedHandler {
 
     /** @param owesReplies whether the connection's handler still owes replies; asked on the event loop at each expiry */
     public IdleFrameTimeoutHandler(Duration timeout, ConnectionStats stats, RepliesOwed owesReplies) {
-        super(timeout);
+        super(Checks.positive("timeout", timeout));
         this.stats = stats;
         this.owesReplies = owesReplies;
     }

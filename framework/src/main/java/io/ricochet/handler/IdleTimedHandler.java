@@ -71,7 +71,7 @@ public abstract class IdleTimedHandler extends ChannelInboundHandlerAdapter impl
     /** The timer's expiry, on the event loop: re-armed for the remainder, or the connection closed as idle. */
     @Override
     public final void run() {
-        if (!clockCtx.channel().isOpen()) {
+        if (clockCtx == null || !clockCtx.channel().isOpen()) {
             return;
         }
         long idle = clockCtx.executor().ticker().nanoTime() - lastFrameNanos;

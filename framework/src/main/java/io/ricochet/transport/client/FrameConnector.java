@@ -33,6 +33,7 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -196,7 +197,7 @@ final class FrameConnector {
         return connected;
     }
 
-    /** A stream connection's bootstrap; its connect is timed by {@link #timeConnect}, not by Netty's option. */
+    /** A stream connection's bootstrap; its connect is timed by {@link #connectStream}, not by Netty's option. */
     private Bootstrap bootstrap(EventLoop loop) {
         return new Bootstrap().group(loop)
                 .channel(loops.transport().socketChannel())
@@ -216,12 +217,21 @@ final class FrameConnector {
         EventLoop on = loop != null ? loop : loops.group().next();
         ChannelFuture connected = bootstrap(on).handler(init).connect(remote, local);
         if (connectTimeoutMillis > 0 && !connected.isDone() && connected instanceof ChannelPromise promise) {
-            ScheduledFuture<?> timer = on.schedule(() -> {
-                if (promise.tryFailure(new ConnectTimeoutException("connection timed out after " + connectTimeoutMillis
-                        + " ms: " + remote))) {
+            ScheduledFuture<?> timer;
+            try {
+                timer = on.schedule(() -> {
+                    if (promise.tryFailure(new ConnectTimeoutException("connection timed out after "
+                            + connectTimeoutMillis + " ms: " + remote))) {
+                        promise.channel().close();
+                    }
+                }, connectTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // The loop is shutting down: the connect fails rather than the call throwing.
+                if (promise.tryFailure(e)) {
                     promise.channel().close();
                 }
-            }, connectTimeoutMillis, TimeUnit.MILLISECONDS);
+                return connected;
+            }
             connected.addListener(f -> timer.cancel(false));
         }
         return connected;

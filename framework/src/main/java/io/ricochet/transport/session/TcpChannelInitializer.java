@@ -46,8 +46,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private final NoiseHandshakes noise;
     /** The framing of every connection that answers whole reads in place: it holds nothing, so one serves all. */
     private final ReplyFraming runs;
-    /** The framing of every other connection, one body per frame: one serves all too. */
-    private final ReplyFraming perFrame;
     private final LingerTimeouts lingerTimeouts;
     /** That a handler which could answer in place does not, for its customizer: said once per listener. */
     private final AtomicBoolean runsOffSaid = new AtomicBoolean();
@@ -92,7 +90,6 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         this.tls = tls;
         this.notice = notice;
         this.runs = ReplyFraming.runs(config.lengthField(), config.maxFrame());
-        this.perFrame = ReplyFraming.perFrame(config.lengthField(), config.maxFrame());
         // No bound of its own on a close: the idle timeout, which keeps running, bounds it.
         this.lingerTimeouts = new LingerTimeouts(config.lingerTimeout().toNanos(), 0);
     }
@@ -115,7 +112,9 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         }
         FrameHandler handler = handlers.get();
         boolean inPlace = handler instanceof InPlaceFrameHandler;
-        ReplyFraming framing = inPlace && customizer.keepsFrameRuns() ? runs : perFrame;
+        // One body per frame holds the frame in hand: a framing of the connection's own (runs' holds nothing).
+        ReplyFraming framing = inPlace && customizer.keepsFrameRuns() ? runs
+                : ReplyFraming.perFrame(config.lengthField(), config.maxFrame());
         FrameDecoder decoder = new FrameDecoder(framing, stats);
         FrameEncoder encoder = new FrameEncoder(framing, stats);
         boolean fused = customizer.addsNothingBetweenStages();

@@ -36,6 +36,8 @@ final class TcpSessionHandler extends IdleTimedHandler {
     private ChannelHandlerContext ctx;
     /** Set once the connection closes as soon as its handler owes nothing more: why it will close. */
     private CloseReason pendingClose;
+    /** Whether this runs the idle timeout and backpressure itself: the fused stages. */
+    private final boolean fused;
 
     /**
      * @param decoder     the pipeline's decoder, told to discard input once the connection is closing
@@ -46,6 +48,7 @@ final class TcpSessionHandler extends IdleTimedHandler {
     TcpSessionHandler(FrameHandler handler, ConnectionStats stats, int width, FrameDecoder decoder,
             LingerTimeouts lingerTimeouts, Duration idleTimeout) {
         super(idleTimeout);
+        this.fused = idleTimeout != null;
         this.handler = handler;
         this.session = new TcpFrameSession(handler, stats, width, decoder, lingerTimeouts);
     }
@@ -122,7 +125,7 @@ final class TcpSessionHandler extends IdleTimedHandler {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (keepsIdleClock()) {
+        if (fused) {
             // Backpressure's part, run here in the fused stages as BackpressureHandler runs it before this otherwise.
             BackpressureHandler.pauseReadingWhileUnwritable(ctx.channel());
         }

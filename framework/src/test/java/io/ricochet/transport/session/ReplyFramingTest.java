@@ -46,6 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -274,6 +275,53 @@ class ReplyFramingTest {
             assertEquals(0, alloc.allocations.get(), "buffers allocated to answer");
         } finally {
             ch.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * Two connections of one listener, the second's frame read while the first's is in hand (its handler feeds the
+     * second): each is answered in place, from its own read buffer. A per-frame framing holds the frame in hand, so
+     * each connection has its own; one shared by the listener (d214ded) let the second's read take the first's place.
+     */
+    @Test
+    void eachConnectionOfAListenerHoldsItsOwnFrameInHand() {
+        ServerConfig config = ServerConfig.builder().build();
+        EmbeddedChannel[] second = new EmbeddedChannel[1];
+        byte[] secondWire = Frames.encode(2, Frames.body(5, 9));
+        byte[] secondReply = Frames.encode(2, Frames.reversed(Frames.body(5, 9)));
+        FrameHandler handler = (session, body) -> {
+            if (body.readableBytes() == 3 && second[0] != null) {
+                // The first connection's frame is in hand: the second connection reads one meanwhile.
+                second[0].writeInbound(Unpooled.wrappedBuffer(secondWire));
+            }
+            ReverseEcho.reverse(body);
+            session.send(body);
+        };
+        TcpChannelInitializer listener = new TcpChannelInitializer(config, () -> handler, TransportCounters.NONE,
+                new ConnectionRegistry(Integer.MAX_VALUE), PipelineCustomizer.NONE);
+        EmbeddedChannel first = new EmbeddedChannel(listener);
+        second[0] = new EmbeddedChannel(listener);
+        CountingAllocator alloc = new CountingAllocator();
+        first.config().setAllocator(alloc);
+        second[0].config().setAllocator(alloc);
+        try {
+            byte[] firstWire = Frames.encode(2, Frames.body(3, 8));
+            byte[] firstReply = Frames.encode(2, Frames.reversed(Frames.body(3, 8)));
+            first.writeInbound(Unpooled.wrappedBuffer(firstWire));
+            for (EmbeddedChannel ch : List.of(first, second[0])) {
+                ByteBuf out = ch.readOutbound();
+                try {
+                    assertArrayEquals(ch == first ? firstReply : secondReply, ByteBufUtil.getBytes(out));
+                    assertTrue(out.hasArray() && out.array() == (ch == first ? firstWire : secondWire),
+                            "answered in place, from its own read");
+                } finally {
+                    out.release();
+                }
+            }
+            assertEquals(0, alloc.allocations.get(), "buffers allocated to answer (a header: not framed in place)");
+        } finally {
+            first.finishAndReleaseAll();
+            second[0].finishAndReleaseAll();
         }
     }
 
