@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # UDP at full rate (issue 16), UCloud's tests on loopback, every contender in its own process, rounds interleaved:
-#  1. echo, 10 sockets x 1 in flight x 64 B, from the C epoll client: Ricochet's echo-server (one I/O thread) against
-#     the C epoll UDP echo server (one thread), so the client is faster than either server;
+#  1. echo, 10 sockets x 1 in flight x 64 B, from the C client: Ricochet's echo-server (one I/O thread) against
+#     the C epoll UDP echo server (one thread). The client spins over its sockets on a core of its own, so it is faster
+#     than either server: each run also notes the server's CPU over the run (a share of one core, summed up at the end
+#     as "echo server CPU"), which is near 1 when the server is what limits the rate (woken by epoll, the client once held the C
+#     server to 103K datagrams/s, and both servers well below a core);
 #  2. packet rate (1 B) and bandwidth (1400 B) with udp-stream (4 sockets, 2 I/O threads): the zero-loss rate
 #     (--search, loss <= 0.1% over 2 s trials) against the echo-server with one UDP channel and with one per I/O
 #     thread (2, SO_REUSEPORT), and the C server. The search's first trial, as fast as the client sends, is kept in
@@ -10,7 +13,7 @@
 #  3. iperf3 -u at 1400 B as fast as it sends, one way (iperf3 does not echo), as the loopback reference.
 # Prints each contender's median (range) over the rounds and the ratios taken round by round.
 #
-# usage: bench/udp-ucloud.sh [ROUNDS] [SECONDS]
+# usage: [ECHO_ONLY=1] bench/udp-ucloud.sh [ROUNDS] [SECONDS]   (ECHO_ONLY: the echo case alone, no iperf3)
 # Needs the built jars (mvn -B -ntp -DskipTests package), gcc and iperf3 (installed here when missing, as root).
 # Writes target/bench/udp-ucloud/ (every run's output, runs.txt, table.txt).
 set -euo pipefail
@@ -20,7 +23,7 @@ SECS=${2:-5}
 OUT=target/bench/udp-ucloud
 rm -rf "$OUT"; mkdir -p "$OUT"
 LG="java -jar load-generator/target/load-generator.jar"
-if ! command -v iperf3 > /dev/null; then
+if [ -z "${ECHO_ONLY:-}" ] && ! command -v iperf3 > /dev/null; then
   apt-get install -y iperf3 > "$OUT/apt.log" 2>&1 || { echo "iperf3 is missing and could not be installed" >&2; exit 1; }
 fi
 gcc -O2 -Wall -o "$OUT/udp_echo_server" bench/native-udp-echo-server/udp_echo_server.c
@@ -28,10 +31,12 @@ gcc -O2 -Wall -o "$OUT/echo_client" bench/native-echo-client/echo_client.c
 
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true' EXIT
+declare -A PID_OF
 start() { # NAME COMMAND... -> waits for "listening udp" in $OUT/NAME.out
   local name=$1; shift
   "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" &
   PIDS+=($!)
+  PID_OF[$name]=$!
   for _ in $(seq 300); do grep -q "listening udp" "$OUT/$name.out" 2>/dev/null && break; sleep 0.1; done
   grep -q "listening udp" "$OUT/$name.out" || { echo "$name did not start" >&2; cat "$OUT/$name.err" >&2; exit 1; }
 }
@@ -43,13 +48,22 @@ start r1 $ES --io-threads 1
 start r2x1 $ES --io-threads 2 --udp-channels 1
 start r2x2 $ES --io-threads 2
 grep -h "udp bound" "$OUT"/r*.err | sed 's/^.*INFO //' >&2
+[ -n "${ECHO_ONLY:-}" ] || {
 IPERF_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" > "$OUT/iperf3-server.out" 2>&1 &
 PIDS+=($!)
+}
 
-echo_rate() { # NAME -> verified replies/s of the C client
-  "$OUT/echo_client" 127.0.0.1 "$(port "$1")" 10 1 64 "$SECS" udp | tee -a "$OUT/echo-$1.txt" \
-    | sed -n 's/.* = \([0-9]*\) replies\/s.*/\1/p'
+cpu_ticks() { # PID -> user + system clock ticks of the process so far
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+echo_rate() { # NAME -> "RATE SERVER_CPU": verified replies/s of the C client, and the server's share of a core
+  local before after rate
+  before=$(cpu_ticks "${PID_OF[$1]}")
+  rate=$("$OUT/echo_client" 127.0.0.1 "$(port "$1")" 10 1 64 "$SECS" udp | tee -a "$OUT/echo-$1.txt" \
+    | sed -n 's/.* = \([0-9]*\) replies\/s.*/\1/p')
+  after=$(cpu_ticks "${PID_OF[$1]}")
+  echo "$rate $(python3 -c "print(round(($after - $before) / $(getconf CLK_TCK) / $SECS, 2))")"
 }
 stream() { # NAME SIZE ROUND -> the zero-loss rate; the search's output kept
   local scrape=() file="$OUT/stream-$1-$2-r$3.json"
@@ -67,7 +81,12 @@ iperf() { # ROUND -> received datagrams/s of 1400 B, as fast as iperf3 sends
 for s in r1 r2x1 r2x2; do "$OUT/echo_client" 127.0.0.1 "$(port $s)" 10 1 64 3 udp > /dev/null; done
 RUNS="$OUT/runs.txt"
 for r in $(seq "$ROUNDS"); do
-  for s in c r1; do echo "$r echo-10x1x64 $s $(echo_rate $s)" | tee -a "$RUNS"; done
+  for s in c r1; do
+    read -r RATE CPU <<< "$(echo_rate $s)"
+    echo "$r echo-10x1x64 $s $RATE" | tee -a "$RUNS"
+    echo "$r $s $CPU" >> "$OUT/echo-server-cpu.txt"
+  done
+  [ -z "${ECHO_ONLY:-}" ] || continue
   for size in 1 1400; do
     for s in c r2x1 r2x2; do
       echo "$r zero-loss-${size}B $s $(stream $s $size "$r")" | tee -a "$RUNS"
@@ -83,4 +102,12 @@ done
   echo "# r2x2 = --io-threads 2 (2 UDP channels, SO_REUSEPORT). Figures: verified datagrams/s."
   python3 bench/ratio-summary.py --ratio r1/c --ratio r2x2/r2x1 --ratio r2x2/c "$RUNS"
   grep "iperf3 loss" "$RUNS" || true
+  python3 -c '
+import statistics, sys
+cpu = {}
+for line in open(sys.argv[1]):
+    r, server, share = line.split()
+    cpu.setdefault(server, []).append(float(share))
+print("# echo server CPU, a share of one core, median (min-max): " + ", ".join(
+    f"{s} {statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f})" for s, v in cpu.items()))' "$OUT/echo-server-cpu.txt"
 } | tee "$OUT/table.txt"
