@@ -2,9 +2,9 @@
 # UDP at full rate (issue 16), UCloud's tests on loopback, every contender in its own process, rounds interleaved:
 #  1. echo, 10 sockets x 1 in flight x 64 B, from the C client: Ricochet's echo-server (one I/O thread) against
 #     the C epoll UDP echo server (one thread). The client spins over its sockets on a core of its own, so it is faster
-#     than either server: each run also notes the server's CPU over the run (a share of one core, summed up at the end
-#     as "echo server CPU"), which is near 1 when the server is what limits the rate (woken by epoll, the client once held the C
-#     server to 103K datagrams/s, and both servers well below a core);
+#     than either server: each run also notes the server process's CPU over the run (every thread's, as a share of one
+#     core, summed up at the end as "echo server CPU"), near 1 when the server is what limits the rate (woken by epoll,
+#     the client held the C server to 100K datagrams/s, each server well below a core);
 #  2. packet rate (1 B) and bandwidth (1400 B) with udp-stream (4 sockets, 2 I/O threads): the zero-loss rate
 #     (--search, loss <= 0.1% over 2 s trials) against the echo-server with one UDP channel and with one per I/O
 #     thread (2, SO_REUSEPORT), and the C server. The search's first trial, as fast as the client sends, is kept in
@@ -45,8 +45,8 @@ metrics() { sed -n 's/^listening metrics \(http:.*\)$/\1/p' "$OUT/$1.out"; }
 ES="java -jar echo-server/target/echo-server.jar --tcp-port -1 --udp-port 0 --rpc-port -1 --metrics-port 0"
 start c "$OUT/udp_echo_server" 0
 start r1 $ES --io-threads 1
-start r2x1 $ES --io-threads 2 --udp-channels 1
-start r2x2 $ES --io-threads 2
+[ -n "${ECHO_ONLY:-}" ] || start r2x1 $ES --io-threads 2 --udp-channels 1
+[ -n "${ECHO_ONLY:-}" ] || start r2x2 $ES --io-threads 2
 grep -h "udp bound" "$OUT"/r*.err | sed 's/^.*INFO //' >&2
 [ -n "${ECHO_ONLY:-}" ] || {
 IPERF_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -63,7 +63,7 @@ echo_rate() { # NAME -> "RATE SERVER_CPU": verified replies/s of the C client, a
   rate=$("$OUT/echo_client" 127.0.0.1 "$(port "$1")" 10 1 64 "$SECS" udp | tee -a "$OUT/echo-$1.txt" \
     | sed -n 's/.* = \([0-9]*\) replies\/s.*/\1/p')
   after=$(cpu_ticks "${PID_OF[$1]}")
-  echo "$rate $(python3 -c "print(round(($after - $before) / $(getconf CLK_TCK) / $SECS, 2))")"
+  echo "${rate:-0} $(python3 -c "print(round(($after - $before) / $(getconf CLK_TCK) / $SECS, 2))")"
 }
 stream() { # NAME SIZE ROUND -> the zero-loss rate; the search's output kept
   local scrape=() file="$OUT/stream-$1-$2-r$3.json"
@@ -78,7 +78,9 @@ iperf() { # ROUND -> received datagrams/s of 1400 B, as fast as iperf3 sends
 }
 
 # Warm the JIT of every Java server before measuring.
-for s in r1 r2x1 r2x2; do "$OUT/echo_client" 127.0.0.1 "$(port $s)" 10 1 64 3 udp > /dev/null; done
+WARM="r1 r2x1 r2x2"
+[ -z "${ECHO_ONLY:-}" ] || WARM=r1
+for s in $WARM; do "$OUT/echo_client" 127.0.0.1 "$(port $s)" 10 1 64 3 udp > /dev/null; done
 RUNS="$OUT/runs.txt"
 for r in $(seq "$ROUNDS"); do
   for s in c r1; do

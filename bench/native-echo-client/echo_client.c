@@ -1,12 +1,12 @@
 /*
- * A minimal native baseline for the load generator: one thread, epoll, N connections, each keeping
+ * A minimal native baseline for the load generator: one thread, epoll (UDP: spinning), N connections, each keeping
  * D requests of SIZE bytes in flight (closed loop), 2-byte length field, every reply checked to be the
  * reversed body. Prints verified replies per second. Independent of Ricochet's code on purpose.
  *
  * With "udp" last, each connection is a connected UDP socket keeping D datagrams of one frame each in flight, and the
  * client spins over its sockets instead of sleeping in epoll (UDP_EPOLL=1 in the environment: epoll, as before): it
  * then takes one core of its own and is no longer what limits a single-threaded server at 10 x 1 (a C UDP server
- * answered 335K datagrams/s spinning against 103K woken by epoll, bench/udp-ucloud.sh); a
+ * answered 319K datagrams/s spinning against 100K woken by epoll, bench/udp-ucloud.sh); a
  * socket that has had no reply for 200 ms (a datagram lost) sends its D again, and the count of such resends is
  * printed. A resend leaves the lost datagrams' late replies (if any) to raise the depth, so only a run with 0
  * resends ran at depth D throughout.

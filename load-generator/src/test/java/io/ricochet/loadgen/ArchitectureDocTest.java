@@ -55,8 +55,11 @@ class ArchitectureDocTest {
     private static List<String> rows(String heading) throws IOException {
         List<String> lines = Files.readAllLines(ROOT.resolve("docs/architecture.md"));
         int at = 0;
-        while (!lines.get(at).startsWith(heading)) {
+        while (at < lines.size() && !lines.get(at).startsWith(heading)) {
             at++;
+        }
+        if (at == lines.size()) {
+            throw new AssertionError("docs/architecture.md has no line starting \"" + heading + "\"");
         }
         while (!lines.get(at).startsWith("|")) {
             at++;

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every public type of the packages a user builds against (the workload API, {@code LoadTest}, the scenario and the
+ * Every public top-level type of the packages a user builds against (the workload API, {@code LoadTest}, the scenario and the
  * thresholds, which the javadoc jar publishes) has a javadoc comment with an example in it, a {@code <pre>} block, as
  * the framework's public types do.
  */
@@ -24,7 +24,7 @@ class ApiDocsTest {
             "^public (?:final |abstract |sealed )*(?:class|interface|record|enum|@interface) ", Pattern.MULTILINE);
 
     @Test
-    void everyPublicTypeOfTheApiHasAnExample() throws IOException {
+    void everyPublicTopLevelTypeOfTheApiHasAnExample() throws IOException {
         List<String> missing = new ArrayList<>();
         for (String pkg : API_PACKAGES) {
             try (Stream<Path> files = Files.list(SOURCES.resolve(pkg))) {

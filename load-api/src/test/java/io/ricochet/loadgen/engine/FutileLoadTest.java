@@ -40,6 +40,18 @@ class FutileLoadTest {
         }
     }
 
+    /** A server's close names what it left unanswered: one request, or the range of them, on its connection. */
+    @Test
+    void aServersCloseNamesTheRequestsItLeftUnanswered() {
+        try (HeldConnections load = load(Protocol.TCP, 4, 16)) {
+            assertEquals("request 0 of connection 3 was not answered: the server closed the connection (a server "
+                    + "closes on a frame it will not take: is --target an echo port, with --length-field 2?)",
+                    load.serverClosed(3, 0, 1, 64, 0));
+            assertEquals("requests 5 to 8 of connection 3 were not answered: the server closed the connection, after "
+                    + "5 good replies (did it shut down?)", load.serverClosed(3, 5, 4, 64, 5));
+        }
+    }
+
     @Test
     void aLateUdpReplyIsAnAnswer() {
         try (HeldConnections load = load(Protocol.UDP, 2, 1)) {
