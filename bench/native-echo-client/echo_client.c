@@ -46,6 +46,34 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Whether datagram d (r bytes) is the reversed body expected, framed. */
+static int datagram_ok(const unsigned char *d, ssize_t r, int size, const unsigned char *expect) {
+    unsigned len = r >= 2 ? (unsigned) ((d[0] << 8) | d[1]) : 0;
+    return r == size + 2 && len == (unsigned) size && memcmp(d + 2, expect, size) == 0;
+}
+
+/* "interval EPOCH_SECONDS OK": the wall clock and the verified replies so far. */
+static void print_interval(long long ok) {
+    struct timeval wall;
+    gettimeofday(&wall, NULL);
+    printf("interval %.3f %lld\n", wall.tv_sec + wall.tv_usec / 1e6, ok);
+}
+
+/* UDP: sends its datagrams again on every socket without a reply for 200 ms; returns how many sockets did. */
+static long long resend_stale(struct conn *conns, int n, int depth, const unsigned char *frame, int size, double t) {
+    long long resent = 0;
+    for (int c = 0; c < n; c++) {
+        if (t - conns[c].last > 0.2) {
+            for (int d = 0; d < depth; d++) {
+                send(conns[c].fd, frame, size + 2, 0);
+            }
+            conns[c].last = t;
+            resent++;
+        }
+    }
+    return resent;
+}
+
 int main(int argc, char **argv) {
     int udp = argc == 8 && strcmp(argv[7], "udp") == 0;
     if (argc != 7 && !udp) {
@@ -114,12 +142,7 @@ int main(int argc, char **argv) {
             if (r < 0) {
                 continue;
             }
-            unsigned len = r >= 2 ? (unsigned) ((d[0] << 8) | d[1]) : 0;
-            if (r != size + 2 || len != (unsigned) size || memcmp(d + 2, expect, size) != 0) {
-                bad++;
-            } else {
-                ok++;
-            }
+            datagram_ok(d, r, size, expect) ? ok++ : bad++;
             send(conns[c].fd, frame, size + 2, 0);
             conns[c].last = now();
         }
@@ -127,41 +150,20 @@ int main(int argc, char **argv) {
         if (t - last_check > 0.02) {
             last_check = t;
             if (tick > 0 && t >= next_tick) {
-                struct timeval wall;
-                gettimeofday(&wall, NULL);
-                printf("interval %.3f %lld\n", wall.tv_sec + wall.tv_usec / 1e6, ok);
+                print_interval(ok);
                 next_tick += tick;
             }
-            for (int c = 0; c < n; c++) {
-                if (t - conns[c].last > 0.2) {
-                    for (int d = 0; d < depth; d++) {
-                        send(conns[c].fd, frame, size + 2, 0);
-                    }
-                    conns[c].last = t;
-                    resent++;
-                }
-            }
+            resent += resend_stale(conns, n, depth, frame, size, t);
         }
     }
     while (!spin && now() < end) {
         int k = epoll_wait(ep, events, 256, udp || tick > 0 ? 20 : 100);
         if (tick > 0 && now() >= next_tick) {
-            struct timeval wall;
-            gettimeofday(&wall, NULL);
-            printf("interval %.3f %lld\n", wall.tv_sec + wall.tv_usec / 1e6, ok);
+            print_interval(ok);
             next_tick += tick;
         }
         if (udp) {
-            double t = now();
-            for (int c = 0; c < n; c++) {
-                if (t - conns[c].last > 0.2) {
-                    for (int d = 0; d < depth; d++) {
-                        send(conns[c].fd, frame, size + 2, 0);
-                    }
-                    conns[c].last = t;
-                    resent++;
-                }
-            }
+            resent += resend_stale(conns, n, depth, frame, size, now());
         }
         for (int e = 0; e < k; e++) {
             struct conn *c = events[e].data.ptr;
@@ -169,12 +171,7 @@ int main(int argc, char **argv) {
                 unsigned char d[4096 + 3];
                 ssize_t r;
                 while ((r = recv(c->fd, d, sizeof d, MSG_DONTWAIT)) >= 0) {
-                    unsigned len = r >= 2 ? (unsigned) ((d[0] << 8) | d[1]) : 0;
-                    if (r != size + 2 || len != (unsigned) size || memcmp(d + 2, expect, size) != 0) {
-                        bad++;
-                    } else {
-                        ok++;
-                    }
+                    datagram_ok(d, r, size, expect) ? ok++ : bad++;
                     send(c->fd, frame, size + 2, 0);
                 }
                 c->last = now();

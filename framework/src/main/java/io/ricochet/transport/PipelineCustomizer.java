@@ -73,36 +73,11 @@ public interface PipelineCustomizer {
      * {@linkplain #addsNothingBetweenStages adds nothing between the stages}.
      */
     static PipelineCustomizer outsideTheStages(PipelineCustomizer customizer) {
-        return new PipelineCustomizer() {
-            @Override
-            public void customize(Channel channel) {
-                customizer.customize(channel);
-            }
-
-            @Override
-            public boolean keepsFrameRuns() {
-                return true;
-            }
-
-            @Override
-            public boolean addsNothingBetweenStages() {
-                return true;
-            }
-        };
+        return new DeclaredCustomizer(customizer, true, true);
     }
 
     /** {@code customizer}, declaring that it {@linkplain #keepsFrameRuns keeps frame runs}. */
     static PipelineCustomizer keepingFrameRuns(PipelineCustomizer customizer) {
-        return new PipelineCustomizer() {
-            @Override
-            public void customize(Channel channel) {
-                customizer.customize(channel);
-            }
-
-            @Override
-            public boolean keepsFrameRuns() {
-                return true;
-            }
-        };
+        return new DeclaredCustomizer(customizer, true, false);
     }
 }

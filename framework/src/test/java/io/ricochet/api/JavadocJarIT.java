@@ -3,11 +3,10 @@ package io.ricochet.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.testing.BuiltJars;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
@@ -21,12 +20,7 @@ class JavadocJarIT {
 
     @Test
     void documentsTheApiAndLeavesTheInternalPackageOut() throws IOException {
-        Path jar;
-        try (Stream<Path> target = Files.list(Path.of("target"))) {
-            List<Path> javadocs = target.filter(p -> p.getFileName().toString().endsWith("-javadoc.jar")).toList();
-            assertEquals(1, javadocs.size(), "javadoc jars in target: " + javadocs);
-            jar = javadocs.get(0);
-        }
+        Path jar = BuiltJars.one("-javadoc.jar");
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             List<String> names = zip.stream().map(ZipEntry::getName).toList();
             for (String page : List.of("io/ricochet/transport/server/RicochetServer.html", "io/ricochet/rpc/RpcService.html",

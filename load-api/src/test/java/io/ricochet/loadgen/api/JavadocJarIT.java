@@ -3,11 +3,11 @@ package io.ricochet.loadgen.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ricochet.testing.BuiltJars;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
@@ -20,12 +20,7 @@ class JavadocJarIT {
 
     @Test
     void documentsTheApiAndLeavesTheToolsPackagesOut() throws IOException {
-        Path jar;
-        try (Stream<Path> target = Files.list(Path.of("target"))) {
-            List<Path> javadocs = target.filter(p -> p.getFileName().toString().endsWith("-javadoc.jar")).toList();
-            assertEquals(1, javadocs.size(), "javadoc jars in target: " + javadocs);
-            jar = javadocs.get(0);
-        }
+        Path jar = BuiltJars.one("-javadoc.jar");
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             List<String> names = zip.stream().map(ZipEntry::getName).toList();
             for (String page : List.of("io/ricochet/loadgen/api/LoadTest.html", "io/ricochet/loadgen/api/LoadResult.html",
@@ -34,16 +29,12 @@ class JavadocJarIT {
                 assertTrue(names.contains(page), page + " missing from " + jar);
             }
             // Exactly the API's packages: the tool's own, and the generated wire messages, are not API.
-            String elements = new String(zip.getInputStream(zip.getEntry("element-list")).readAllBytes(),
-                    java.nio.charset.StandardCharsets.UTF_8);
+            String elements = new String(zip.getInputStream(zip.getEntry("element-list")).readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(List.of("io.ricochet.loadgen.api", "io.ricochet.loadgen.report.threshold",
                     "io.ricochet.loadgen.scenario", "io.ricochet.loadgen.workload"),
                     elements.lines().filter(l -> !l.isBlank()).sorted().toList());
         }
-        Path sources;
-        try (Stream<Path> target = Files.list(Path.of("target"))) {
-            sources = target.filter(p -> p.getFileName().toString().endsWith("-sources.jar")).findFirst().orElseThrow();
-        }
+        Path sources = BuiltJars.one("-sources.jar");
         try (ZipFile zip = new ZipFile(sources.toFile())) {
             assertTrue(zip.getEntry("io/ricochet/loadgen/workload/FrameWorkload.java") != null, "sources of " + sources);
         }
