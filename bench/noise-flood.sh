@@ -9,8 +9,8 @@
 # bench/noise-flood-summary.py turns the lines into median (range) per jar and shape.
 #
 # KIND=tls floods a TLS port instead (issue 45): the message replayed is a TLS 1.3 ClientHello, each costing the
-# server a key agreement and a signature; the TLS port's certificate is a throwaway one, and the shed counters are
-# the TLS listener's (past the per-address bound of 128).
+# server a key agreement and a signature; the TLS port's certificate is a throwaway one. A TLS listener sheds no
+# handshake (connections past their address's turns wait), so its lines read shed=none.
 #
 #   bench/noise-flood.sh /work/before31/echo-server.jar echo-server/target/echo-server.jar 5 10 > raw.txt
 #   KIND=tls bench/noise-flood.sh /tmp/before45.jar echo-server/target/echo-server.jar 5 10 > raw.txt

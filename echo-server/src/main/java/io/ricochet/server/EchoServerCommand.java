@@ -184,6 +184,19 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--tls-provider", defaultValue = "auto", description = "auto, openssl or jdk (default: ${DEFAULT-VALUE}).")
     String tlsProvider;
 
+    @Option(names = "--tls-handshakes-per-address", defaultValue = "" + Tls.DEFAULT_HANDSHAKES_PER_ADDRESS,
+            converter = ValueConverters.CountConverter.class, description = "TLS handshakes at once from one source "
+                    + "address (an IPv6 /64 counts as one) on the TLS port and --rpc-tls; the rest wait their turn, "
+                    + "nothing read from them (default: ${DEFAULT-VALUE}).")
+    int tlsHandshakesPerAddress;
+
+    @Option(names = "--tls-handshake-threads", defaultValue = "0",
+            description = "Threads that run TLS handshakes, apart from the event loops, so a flood of ClientHellos "
+                    + "takes at most their CPU from established connections (on io_uring, handshakes stay on the event loops); "
+                    + "0 = a quarter of the cores, at least one "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int tlsHandshakeThreads;
+
     @Option(names = "--rpc-tls", description = "Serve the RPC port over TLS too, with --tls-cert and --tls-key.")
     boolean rpcTls;
 
@@ -227,7 +240,8 @@ final class EchoServerCommand implements Callable<Integer> {
 
     @Option(names = "--rpc-auth-timeout", defaultValue = "10s", converter = ValueConverters.DurationConverter.class,
             description = "With --rpc-token-file: close an RPC connection that has not authenticated this long after "
-                    + "its accept, TLS or Noise handshake included; pings do not extend it (default: ${DEFAULT-VALUE}).")
+                    + "its accept (a Noise handshake included; with --rpc-tls, after its TLS handshake, which has a "
+                    + "10 s bound of its own); pings do not extend it (default: ${DEFAULT-VALUE}).")
     Duration rpcAuthTimeout;
 
     EchoServerCommand(SignalShutdown shutdown) {
@@ -519,6 +533,14 @@ final class EchoServerCommand implements Callable<Integer> {
         if (quicRetry && quicPort == ServerConfig.DISABLED) {
             throw new ParameterException(spec.commandLine(), "--quic-retry needs --quic-port");
         }
+        if (tlsPort == ServerConfig.DISABLED && !rpcTls) {
+            // QUIC's handshakes are quiche's, inside the QUIC codec: these bound only TLS over TCP.
+            for (String flag : FlagNames.TLS.values()) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    throw new ParameterException(spec.commandLine(), flag + " needs --tls-port or --rpc-tls");
+                }
+            }
+        }
         if (tlsPort == ServerConfig.DISABLED && quicPort == ServerConfig.DISABLED && !rpcTls) {
             if (tlsCert != null || tlsKey != null || tlsClientCa != null) {
                 throw new ParameterException(spec.commandLine(),
@@ -538,13 +560,14 @@ final class EchoServerCommand implements Callable<Integer> {
                     + " needs --tls-cert and --tls-key (for local runs, make a pair with openssl; see docs/security.md)");
         }
         try {
-            ServerTlsConfig.Builder builder = ServerTlsConfig.builder(tlsCert, tlsKey).provider(TlsProvider.parse(tlsProvider));
+            ServerTlsConfig.Builder builder = ServerTlsConfig.builder(tlsCert, tlsKey).provider(TlsProvider.parse(tlsProvider))
+                    .handshakesPerAddress(tlsHandshakesPerAddress).handshakeThreads(tlsHandshakeThreads);
             if (tlsClientCa != null) {
                 builder.clientCa(tlsClientCa);
             }
             return builder.build();
         } catch (IllegalArgumentException e) {
-            throw UsageErrors.invalidValue(spec.commandLine(), e.getMessage());
+            throw FlagNames.usage(spec.commandLine(), e, FlagNames.TLS);
         }
     }
 

@@ -41,6 +41,10 @@ final class FlagNames {
             "maxHandshakesPerAddress", "--noise-max-handshakes-per-address", "handshakeThreads",
             "--noise-handshake-threads");
 
+    /** The TLS ports' handshake bounds. */
+    static final Map<String, String> TLS = Map.of("handshakesPerAddress", "--tls-handshakes-per-address",
+            "handshakeThreads", "--tls-handshake-threads");
+
     private FlagNames() {
     }
 

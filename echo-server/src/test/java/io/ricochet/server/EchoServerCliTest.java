@@ -166,7 +166,8 @@ class EchoServerCliTest {
         for (String flag : List.of("--host", "--tcp-port", "--udp-port", "--metrics-port", "--idle-timeout",
                 "--length-field", "--max-frame", "--max-connections", "--max-connections-per-address", "--io-threads", "--transport", "--linger-timeout",
                 "--metrics-max-connections", "--metrics-max-connections-per-address", "--rpc-auth-timeout",
-                "--noise-max-handshakes", "--noise-max-handshakes-per-address", "--noise-handshake-threads")) {
+                "--noise-max-handshakes", "--noise-max-handshakes-per-address", "--noise-handshake-threads",
+                "--tls-handshakes-per-address", "--tls-handshake-threads")) {
             assertTrue(out.toString().contains(flag), flag);
         }
     }

@@ -119,4 +119,26 @@ class EchoServerFlagsTest {
         assertEquals(ExitCodes.USAGE, cli.execute(args("--noise-max-handshakes 10")), err.toString());
         assertTrue(err.toString().contains("--noise-max-handshakes needs --noise-port or --rpc-noise"), err.toString());
     }
+
+    @Test
+    void theTlsHandshakeBoundsDefaultAndReachTheConfig() {
+        EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
+        EchoServerMain.newCommandLine(command).parseArgs();
+        assertEquals(64, command.tlsHandshakesPerAddress);
+        assertEquals(0, command.tlsHandshakeThreads, "a quarter of the cores");
+        EchoServerMain.newCommandLine(command).parseArgs("--tls-handshakes-per-address", "1k",
+                "--tls-handshake-threads", "3");
+        assertEquals(1000, command.tlsHandshakesPerAddress);
+        assertEquals(3, command.tlsHandshakeThreads);
+    }
+
+    /** As the Noise bounds: TLS handshake bounds with no TLS over TCP to bound are refused, not ignored. */
+    @Test
+    void tlsBoundsWithoutATlsPortAreRefused() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setErr(new PrintWriter(err));
+        assertEquals(ExitCodes.USAGE, cli.execute(args("--tls-handshake-threads 2")), err.toString());
+        assertTrue(err.toString().contains("--tls-handshake-threads needs --tls-port or --rpc-tls"), err.toString());
+    }
 }

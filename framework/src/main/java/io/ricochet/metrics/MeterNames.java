@@ -57,6 +57,16 @@ public final class MeterNames {
      * {@code max_handshakes_per_address}: the bound for one source address).
      */
     public static final String NOISE_HANDSHAKES_SHED = "ricochet.noise.handshakes.shed";
+    /**
+     * Gauge, TLS handshakes in progress on a TLS listener's handshake loops, each holding one of its source address's
+     * turns. Tags: the listener's.
+     */
+    public static final String TLS_HANDSHAKES_IN_PROGRESS = "ricochet.tls.handshakes.in.progress";
+    /**
+     * Gauge, TLS connections accepted and waiting for a turn of their source address's to handshake, reading
+     * nothing. Tags: the listener's.
+     */
+    public static final String TLS_HANDSHAKES_WAITING = "ricochet.tls.handshakes.waiting";
     /** Gauge, bytes: resident set size from {@code /proc/self/status}. */
     public static final String PROCESS_MEMORY_RSS = "process.memory.rss";
 

@@ -10,7 +10,7 @@ import java.security.MessageDigest;
  * Decides whether a connection may use an RPC server, from the credential its client gives once, with the
  * built-in {@code rpc.auth} call, before anything else. Until then the connection may only ping and
  * authenticate; every other request is answered {@code UNAUTHENTICATED}, and a wrong credential closes it, as does
- * not authenticating within {@link RpcConfig#authTimeout} of the accept.
+ * not authenticating within {@link RpcConfig#authTimeout} of the accept (over TLS, of the handshake's end).
  * Runs on the connection's event loop: it must not block.
  */
 @FunctionalInterface

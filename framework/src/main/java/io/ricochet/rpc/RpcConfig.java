@@ -23,7 +23,8 @@ import java.time.Duration;
  * @param maxMethodTags      distinct method tag values on the meters; later methods share the tag {@code other}
  * @param defaultTimeout     deadline of a call made without one
  * @param authTimeout        how long a server that requires credentials ({@link RpcService.Builder#authenticator}) lets a
- *                           connection go without authenticating, from its accept, before it closes it: pings alone
+ *                           connection go without authenticating, from its accept (over TLS, from its handshake's
+ *                           end; the handshake has its own timeout), before it closes it: pings alone
  *                           would otherwise hold a stranger's connection, and its slot, for good
  * @param maxUnauthenticated connections such a server lets wait to authenticate at once; one more displaces the one
  *                           that has waited longest, so strangers who connect and wait cannot crowd out a client that

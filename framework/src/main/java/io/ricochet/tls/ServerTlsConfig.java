@@ -24,9 +24,12 @@ import java.time.Duration;
  * @param clientCa         PEM CA certificates that clients must present a certificate from; null for no client certificates
  * @param handshakeTimeout a handshake not finished by then closes the connection
  * @param provider         which TLS implementation
+ * @param handshakesPerAddress handshakes at once from one source address; the rest wait their turn (see {@link Tls})
+ * @param handshakeThreads the handshake loops, apart from the event loops that serve sessions; 0 means a quarter of
+ *                         the cores, at least one
  */
 public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clientCa, Duration handshakeTimeout,
-        TlsProvider provider) {
+        TlsProvider provider, int handshakesPerAddress, int handshakeThreads) {
     static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     public ServerTlsConfig {
@@ -34,6 +37,8 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
         Checks.notNull("privateKey", privateKey);
         Checks.positive("handshakeTimeout", handshakeTimeout);
         Checks.notNull("provider", provider);
+        Checks.inRange("handshakesPerAddress", handshakesPerAddress, 1, 1 << 20);
+        Checks.inRange("handshakeThreads", handshakeThreads, 0, 1024);
     }
 
     public static Builder builder(Path certificateChain, Path privateKey) {
@@ -70,7 +75,7 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
         }
         try {
             SslContext context = builder.sslProvider(resolved).protocols(PROTOCOLS).build();
-            return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved));
+            return new Tls(context, handshakeTimeout, TlsProvider.tag(resolved), handshakesPerAddress, handshakeThreads);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("tls: cannot build a server context from " + certificateChain + ": "
                     + e.getMessage(), e);
@@ -130,6 +135,8 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
         private final Path certificateChain;
         private final Path privateKey;
         private Path clientCa;
+        private int handshakesPerAddress = Tls.DEFAULT_HANDSHAKES_PER_ADDRESS;
+        private int handshakeThreads;
 
         private Builder(Path certificateChain, Path privateKey) {
             this.certificateChain = certificateChain;
@@ -142,8 +149,21 @@ public record ServerTlsConfig(Path certificateChain, Path privateKey, Path clien
             return this;
         }
 
+        /** Handshakes at once from one source address (default 64); the rest wait their turn, no read asked of them. */
+        public Builder handshakesPerAddress(int handshakesPerAddress) {
+            this.handshakesPerAddress = handshakesPerAddress;
+            return this;
+        }
+
+        /** Handshake loops, apart from the event loops (default 0: a quarter of the cores, at least one). */
+        public Builder handshakeThreads(int handshakeThreads) {
+            this.handshakeThreads = handshakeThreads;
+            return this;
+        }
+
         public ServerTlsConfig build() {
-            return new ServerTlsConfig(certificateChain, privateKey, clientCa, handshakeTimeout, provider);
+            return new ServerTlsConfig(certificateChain, privateKey, clientCa, handshakeTimeout, provider,
+                    handshakesPerAddress, handshakeThreads);
         }
     }
 }

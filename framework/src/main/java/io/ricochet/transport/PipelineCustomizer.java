@@ -11,7 +11,10 @@ import io.ricochet.transport.session.InPlaceFrameHandler;
  * backpressure, and its raw connections only a decoder and the caller's handler as session: place handlers
  * relative to {@link #DECODER}, {@link #ENCODER} or {@link #SESSION}.
  * For TLS use the builders' {@code tls(...)}, which also bounds handshakes in time and counts those that
- * fail. Runs on the connection's event loop when it is accepted (server) or connected (client).
+ * fail. Runs on the connection's event loop when it is accepted (server) or connected (client); on a server's TLS
+ * listener, whose handshakes run on threads of their own, when the handshake has succeeded, on the event loop the
+ * connection is then moved to (so a handler added before {@link #TLS} sees neither the handshake nor
+ * {@code channelActive}).
  *
  * <p>A server runs its idle timeout and backpressure inside its session handler (one pipeline hop for the three, and
  * two handler contexts less a connection), with no handlers named {@link #IDLE_TIMEOUT} or {@link #BACKPRESSURE}, when

@@ -4,21 +4,27 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.ricochet.config.ServerConfig;
+import io.ricochet.config.TransportKind;
 import io.ricochet.handler.ConnectionRegistry;
 import io.ricochet.internal.AcceptErrorHandler;
 import io.ricochet.metrics.HandshakeCounters;
 import io.ricochet.metrics.HandshakeMeters;
+import io.ricochet.metrics.TlsHandshakeMeters;
 import io.ricochet.noise.NoiseHandshakes;
 import io.ricochet.transport.EventLoops;
 import io.ricochet.transport.StreamReads;
+import io.ricochet.tls.Tls;
 import io.ricochet.transport.session.TcpChannelInitializer;
+import io.ricochet.transport.session.TlsHandoff;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +38,9 @@ final class TcpBinding extends ListenerBinding {
     private HandshakeMeters handshakeMeters;
     /** The Noise listener's handshake threads and bounds; made at prepare, closed at release. */
     private volatile NoiseHandshakes handshakes;
+    /** The TLS listener's handshake loops, apart from the session's; made at bind, closed at release. */
+    private volatile EventLoopGroup tlsHandshakeLoops;
+    private TlsHandshakeMeters tlsMeters;
     private volatile Channel channel;
 
     TcpBinding(Listener listener, ServerConfig config, ListenerContext context) {
@@ -61,8 +70,26 @@ final class TcpBinding extends ListenerBinding {
     @Override
     CompletableFuture<Void> bind() {
         EventLoops loops = context.loops();
+        Tls tls = listener.tls();
+        TlsHandoff handoff = null;
+        if (tls != null && loops.kind() == TransportKind.IO_URING) {
+            // io_uring keeps a channel's submitted reads across a deregistration, and their completions come back to
+            // the loop it left: a connection is not moved between its loops.
+            log.info("{}: tls handshakes run on the event loops on io_uring, not on loops of their own", meterName());
+            handoff = TlsHandoff.inPlace(tls.handshakesPerAddress());
+        } else if (tls != null) {
+            // Accepts and handshakes both: all a ClientHello flood costs the server runs on these loops.
+            tlsHandshakeLoops = loops.transport().newEventLoopGroup(tls.resolvedHandshakeThreads(), meterName() + "-tls");
+            handoff = TlsHandoff.to(loops.group(), tls.handshakesPerAddress());
+        }
+        if (handoff != null && context.registry() != null) {
+            TlsHandoff turns = handoff;
+            tlsMeters = TlsHandshakeMeters.register(context.registry(), meterName(), listener.protocol(),
+                    loops.kind().label(), turns::handshaking, turns::waiting);
+        }
+        EventLoopGroup accepting = tlsHandshakeLoops != null ? tlsHandshakeLoops : loops.group();
         ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loops.group())
+                .group(accepting, accepting)
                 .channel(loops.transport().serverSocketChannel())
                 .option(ChannelOption.SO_BACKLOG, config.backlog())
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -73,8 +100,10 @@ final class TcpBinding extends ListenerBinding {
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, readAllocator)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWatermark(), config.writeBufferHighWatermark()))
-                .childHandler(new TcpChannelInitializer(config, handlers, counters, connections, customizer(),
-                        listener.tls(), handshakes));
+                .childHandler(handoff != null
+                        ? new TcpChannelInitializer(config, handlers, counters, connections, customizer(), tls, handoff)
+                        : new TcpChannelInitializer(config, handlers, counters, connections, customizer(), tls,
+                                handshakes));
         context.childOptions().forEach((option, value) -> childOption(bootstrap, option, value));
         if (config.reusePort()) {
             bootstrap.option(loops.transport().reusePortOption(), true);
@@ -138,9 +167,17 @@ final class TcpBinding extends ListenerBinding {
 
     @Override
     void release() {
+        EventLoopGroup tlsLoops = tlsHandshakeLoops;
+        if (tlsLoops != null) {
+            // Waited for, so that the connections still handshaking are closed, and counted, before the meters go.
+            tlsLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
         super.release();
         if (handshakeMeters != null) {
             handshakeMeters.close();
+        }
+        if (tlsMeters != null) {
+            tlsMeters.close();
         }
         NoiseHandshakes noise = handshakes;
         if (noise != null) {

@@ -41,6 +41,11 @@ public final class Sessions {
      */
     public static void drain(Channel ch) {
         ch.eventLoop().execute(() -> {
+            if (!ch.eventLoop().inEventLoop()) {
+                // Moved to another loop meanwhile (a TLS connection handed off after its handshake): drained there.
+                drain(ch);
+                return;
+            }
             TcpSessionHandler session = ch.pipeline().get(TcpSessionHandler.class);
             if (session != null) {
                 session.drain();

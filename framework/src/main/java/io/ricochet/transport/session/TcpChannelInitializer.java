@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.ricochet.codec.FrameDecoder;
 import io.ricochet.codec.FrameEncoder;
 import io.ricochet.codec.ReplyFraming;
+import io.ricochet.config.Checks;
 import io.ricochet.config.ServerConfig;
 import io.ricochet.handler.BackpressureHandler;
 import io.ricochet.handler.ConnectionRegistry;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     private static final Logger log = LoggerFactory.getLogger(TcpChannelInitializer.class);
+    /** Before the TLS handler while a connection waits for, then holds, its source's turn at handshaking. */
+    static final String HANDSHAKE_TURN = "ricochet.tls.turn";
+    /** Last while a connection handshakes: moves it to an I/O loop, and adds its stages there. */
+    static final String TLS_HANDOFF = "ricochet.tls.handoff";
     private final ServerConfig config;
     private final Supplier<FrameHandler> handlers;
     private final TransportCounters counters;
@@ -52,6 +57,8 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     /** Which stages the listener's connections run, fused or separate: said once per listener. */
     private final AtomicBoolean stagesSaid = new AtomicBoolean();
     private final Consumer<String> notice;
+    /** Where a TLS listener's handshakes run and its sessions go after them; null: both on the accepting loop. */
+    private final TlsHandoff handoff;
 
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer) {
@@ -61,7 +68,7 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
     /** @param tls TLS in front of the framing, or null for none */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls) {
-        this(config, handlers, counters, connections, customizer, tls, null);
+        this(config, handlers, counters, connections, customizer, tls, (NoiseHandshakes) null);
     }
 
     /**
@@ -71,16 +78,28 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
      */
     public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise) {
-        this(config, handlers, counters, connections, customizer, tls, noise, log::info);
+        this(config, handlers, counters, connections, customizer, tls, noise, null, log::info);
+    }
+
+    /**
+     * As above, a TLS listener's handshakes run where its connections are registered (the handshake loops), and
+     * each connection handed off to {@code handoff}'s I/O loops when its handshake succeeds, where its stages are
+     * added and the customizer runs.
+     */
+    public TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
+            ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, TlsHandoff handoff) {
+        this(config, handlers, counters, connections, customizer, Checks.notNull("tls", tls), null,
+                Checks.notNull("handoff", handoff), log::info);
     }
 
     /** As above, saying that frame runs are off to {@code notice} instead of the log. */
     TcpChannelInitializer(ServerConfig config, Supplier<FrameHandler> handlers, TransportCounters counters,
             ConnectionRegistry connections, PipelineCustomizer customizer, Tls tls, NoiseHandshakes noise,
-            Consumer<String> notice) {
+            TlsHandoff handoff, Consumer<String> notice) {
         if (tls != null && noise != null) {
             throw new IllegalArgumentException("tls and noise on one listener (expected: one or the other)");
         }
+        this.handoff = handoff;
         this.noise = noise;
         this.config = config;
         this.handlers = handlers;
@@ -107,9 +126,23 @@ public final class TcpChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline p = ch.pipeline();
         if (tls != null) {
             Sessions.addTls(p, tls, stats, tls.context().newHandler(ch.alloc()));
+            if (handoff != null) {
+                p.addFirst(HANDSHAKE_TURN, new HandshakeTurnHandler(handoff.turns(), stats));
+            }
+            if (handoff != null && handoff.ioLoops() != null) {
+                // The stages start on the I/O loop the connection is handed to, once its handshake has succeeded.
+                p.addLast(TLS_HANDOFF, new TlsHandoffHandler(handoff.ioLoops(), stats, handed -> addStages(handed, stats)));
+                return;
+            }
         } else if (noise != null) {
             p.addFirst(PipelineCustomizer.NOISE, NoiseHandler.server(noise, config.lengthField().width(), stats));
         }
+        addStages(ch, stats);
+    }
+
+    /** Decoder, encoder and session (with the idle timeout and backpressure, fused or not), then the customizer's. */
+    private void addStages(Channel ch, ConnectionStats stats) {
+        ChannelPipeline p = ch.pipeline();
         FrameHandler handler = handlers.get();
         boolean inPlace = handler instanceof InPlaceFrameHandler;
         // One body per frame holds the frame in hand: a framing of the connection's own (runs' holds nothing).

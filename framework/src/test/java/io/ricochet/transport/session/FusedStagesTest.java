@@ -43,7 +43,7 @@ class FusedStagesTest {
     private TcpChannelInitializer initializer(PipelineCustomizer customizer, Duration idleTimeout) {
         ServerConfig config = TestServers.config(TransportKind.NIO).idleTimeout(idleTimeout).build();
         return new TcpChannelInitializer(config, ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10),
-                customizer, null, null, notices::add);
+                customizer, null, null, null, notices::add);
     }
 
     private static List<String> ours(EmbeddedChannel ch) {

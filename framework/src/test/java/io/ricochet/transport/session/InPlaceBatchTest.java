@@ -134,7 +134,7 @@ class InPlaceBatchTest {
                 ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10),
                 PipelineCustomizer.keepingFrameRuns(channel ->
                         channel.pipeline().addBefore(PipelineCustomizer.SESSION, "spy", new Spy(seen))),
-                null, null, said::add));
+                null, null, null, said::add));
         ch.writeInbound(ch.alloc().buffer().writeBytes(frames(3)));
         assertEquals(List.of("run"), seen, "one run for the read, passed through the customizer's handler");
         ByteBuf reply = ch.readOutbound();
@@ -149,7 +149,7 @@ class InPlaceBatchTest {
     void aCustomizerThatDoesNotDeclareItIsSaidOncePerListenerAndFramesOneByOne() {
         List<String> said = new ArrayList<>();
         TcpChannelInitializer listener = new TcpChannelInitializer(TestServers.config(TransportKind.NIO).build(),
-                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), channel -> { }, null, null,
+                ReverseEcho::new, TransportCounters.NONE, new ConnectionRegistry(10), channel -> { }, null, null, null,
                 said::add);
         for (int connection = 0; connection < 2; connection++) {
             List<Object> seen = new ArrayList<>();
