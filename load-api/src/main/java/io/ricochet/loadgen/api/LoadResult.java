@@ -251,7 +251,7 @@ public final class LoadResult {
     /** The run's summary as JSON, as summary.json holds it but for its {@code run} stamp (what and where it ran). */
     public String summaryJson() {
         try {
-            return ReportWriter.JSON.writeValueAsString(summary);
+            return ReportWriter.JSON.writeValueAsString(ReportWriter.tree(summary));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("summary: " + e.getOriginalMessage(), e);
         }

@@ -176,7 +176,8 @@ final class RunMerger {
                 for (WorkerStatus w : roster.all()) {
                     machines.add(w.machine != null ? w.machine : new RunMetadata.Worker(w.index, null, null));
                 }
-                report.summary(merged, machines);
+                // The same summary the controller prints: the merged run's keys, the workers' rows beside them.
+                report.summary(summary, machines);
                 report.csv("workers.csv", WorkerRow.COLUMNS, rows);
             }
             return summary;

@@ -135,12 +135,51 @@ public final class ReportWriter implements AutoCloseable {
     public static void writeSummary(Path dir, Object summary, RunMetadata run) {
         try {
             Files.createDirectories(dir);
-            ObjectNode stamped = JSON.valueToTree(summary);
+            ObjectNode stamped = tree(summary);
             stamped.set("run", JSON.valueToTree(run));
             JSON.writeValue(dir.resolve("summary.json").toFile(), stamped);
         } catch (IOException e) {
             throw new UncheckedIOException("report " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The version of the summaries' one shape, {@code schema_version} in each: {@code summary.schema.json}, beside this
+     * class, is its JSON Schema. Raised when a key changes meaning or goes.
+     */
+    public static final int SCHEMA_VERSION = 1;
+
+    /**
+     * Any command's summary record as the JSON it prints and writes: {@code schema_version} first, then the record's
+     * properties. A controller's {@link DistributedSummary} is the merged run's keys, as one process's, with the
+     * controller's own beside them ({@code workers}, one row each, {@code executor}, {@code problems}, ...), and its
+     * 0.x aliases {@code merged} and {@code worker_rows}.
+     *
+     * <pre>{@code
+     * String json = ReportWriter.JSON.writeValueAsString(ReportWriter.tree(summary));
+     * }</pre>
+     */
+    public static ObjectNode tree(Object summary) {
+        ObjectNode json = JSON.createObjectNode().put("schema_version", SCHEMA_VERSION);
+        if (summary instanceof DistributedSummary run) {
+            JsonNode merged = JSON.valueToTree(run.merged());
+            json.setAll((ObjectNode) merged);
+            JsonNode rows = JSON.valueToTree(run.workerRows());
+            json.set("workers", rows);
+            json.put("executor", run.executor());
+            json.set("problems", JSON.valueToTree(run.problems()));
+            json.put("refused_inputs", run.refusedInputs());
+            json.put("workers_lost", run.workersLost());
+            json.put("on_worker_loss", run.onWorkerLoss());
+            if (run.aborted() != null) {
+                json.put("aborted", run.aborted());
+            }
+            json.set("merged", merged.deepCopy());
+            json.set("worker_rows", rows.deepCopy());
+            return json;
+        }
+        json.setAll((ObjectNode) JSON.valueToTree(summary));
+        return json;
     }
 
     /**

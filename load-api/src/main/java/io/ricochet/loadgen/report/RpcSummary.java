@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.ricochet.loadgen.scrape.ServerSummary;
 import java.util.List;
 import java.util.Map;
@@ -33,4 +34,22 @@ public record RpcSummary(
         ServerSummary server,
         String firstError,
         String firstBad) {
+
+    /** {@code receivedOk} under the key every command uses ({@code received_ok} is its 0.x alias). */
+    @JsonProperty("ok")
+    public long ok() {
+        return receivedOk;
+    }
+
+    /** {@code concurrency} under the key every command uses ({@code concurrency} is its 0.x alias). */
+    @JsonProperty("connections")
+    public int connections() {
+        return concurrency;
+    }
+
+    /** {@code totalTimeS} under the key every command uses ({@code total_time_s} is its 0.x alias). */
+    @JsonProperty("duration_s")
+    public double durationS() {
+        return totalTimeS;
+    }
 }

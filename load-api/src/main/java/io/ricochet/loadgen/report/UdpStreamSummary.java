@@ -1,5 +1,6 @@
 package io.ricochet.loadgen.report;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.ricochet.loadgen.scrape.ServerSummary;
 
 /**
@@ -13,6 +14,24 @@ public record UdpStreamSummary(String command, String target, String io, int soc
 
     /** Below this share of the rate asked, the run did not send what was asked, and says so. */
     public static final double RATE_SHORTFALL = 0.95;
+
+    /** {@code sent} under the key every command uses ({@code sent} stays, as what UDP calls it). */
+    @JsonProperty("requests")
+    public long requests() {
+        return sent;
+    }
+
+    /** {@code received} (verified replies) under the key every command uses. */
+    @JsonProperty("ok")
+    public long ok() {
+        return received;
+    }
+
+    /** Always 0: a datagram with no reply is {@code loss}, which UDP has under overload, not an error. */
+    @JsonProperty("errors")
+    public long errors() {
+        return 0;
+    }
 
     /** Whether it sent less than asked: the client, not the network, set the rate. */
     public boolean sentLessThanAsked() {

@@ -13,12 +13,15 @@ final class Cli {
     static final ObjectMapper JSON = new ObjectMapper();
 
     record Result(int exit, String out, String err) {
+        /** What it printed, as JSON; a summary is checked against the one schema of every command's summary. */
         JsonNode json() {
+            JsonNode json;
             try {
-                return JSON.readTree(out);
+                json = JSON.readTree(out);
             } catch (Exception e) {
                 throw new AssertionError("not JSON: " + out + " / " + err, e);
             }
+            return SummarySchema.isSummary(json) ? SummarySchema.valid(json) : json;
         }
     }
 
@@ -30,7 +33,7 @@ final class Cli {
      * {@code run} (what and where the run ran), which must be there and is taken off here.
      */
     static JsonNode summaryAsPrinted(Path dir) throws java.io.IOException {
-        ObjectNode file = (ObjectNode) JSON.readTree(dir.resolve("summary.json").toFile());
+        ObjectNode file = (ObjectNode) SummarySchema.valid(JSON.readTree(dir.resolve("summary.json").toFile()));
         if (!file.path("run").path("started_utc").isTextual()) {
             throw new AssertionError("summary.json without its run stamp: " + file);
         }

@@ -123,7 +123,7 @@ class StopSignalIT {
         } finally {
             run.destroyForcibly();
         }
-        // The report's summary.json is the merged run; stdout has it under "merged", beside the workers.
+        // The report's summary.json is what stdout has: the merged run's keys, the workers beside them.
         JsonNode merged = JSON.readTree(report.resolve("summary.json").toFile());
         assertTrue(merged.get("ok").asLong() > 0, merged.toString());
         assertTrue(merged.get("duration_s").asDouble() < 60, merged.toString());

@@ -202,7 +202,9 @@ public record Threshold(String expression, String metric, Op op, double value, D
         int lost = summary.path("workers_lost").asInt(0);
         if (lost > 0 && METRICS.get(metric) == Kind.COUNT) {
             // A total of the smaller load the surviving workers sent: neither a pass nor a figure to trust.
-            return new Result(expression, metric, false, actual, lost + " of " + summary.path("workers").asInt()
+            JsonNode workers = summary.path("workers");
+            return new Result(expression, metric, false, actual, lost + " of "
+                    + (workers.isArray() ? workers.size() : workers.asInt())
                     + " workers lost, so this total is of a smaller load");
         }
         return new Result(expression, metric, op.holds(actual, value), actual, null);

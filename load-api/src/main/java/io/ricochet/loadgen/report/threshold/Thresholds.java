@@ -27,7 +27,7 @@ public final class Thresholds {
 
     /** Each threshold's outcome on {@code summary} (any command's summary record). */
     public static List<Threshold.Result> check(List<Threshold> thresholds, Object summary) {
-        JsonNode json = ReportWriter.JSON.valueToTree(summary);
+        JsonNode json = ReportWriter.tree(summary);
         return thresholds.stream().map(t -> t.check(json)).toList();
     }
 
@@ -40,10 +40,8 @@ public final class Thresholds {
      * aborted the run under {@code aborted}, when one did.
      */
     public static JsonNode withResults(Object summary, List<Threshold.Result> results, String aborted) {
-        JsonNode json = ReportWriter.JSON.valueToTree(summary);
-        if (json instanceof ObjectNode object) {
-            add(object, results, aborted);
-        }
+        ObjectNode json = ReportWriter.tree(summary);
+        add(json, results, aborted);
         return json;
     }
 

@@ -7,7 +7,7 @@
     tiles = C.tiles, spectrum = C.spectrum, root = C.root, COLORS = C.COLORS;
 
   var s = data.summary || {};
-  var merged = s.merged || s;           // a distributed run's summary holds the merged one
+  var merged = s.merged || s;           // a controller's summary: the merged run's keys (and, before schema 1, only under merged)
   var config = data.config || {};
   var command = config.command || s.command || merged.command || "run";
   var kind = config.latency_kind || merged.latency_kind || s.latency_kind || "";
@@ -16,7 +16,8 @@
 
   root.appendChild(el("h1", {}, "Ricochet " + command + (merged.target ? " → " + merged.target : "")));
   root.appendChild(el("div", { "class": "sub" }, data.title + (merged.io ? " · client I/O " + merged.io : "")
-    + (s.workers ? " · " + s.workers + " workers (" + s.executor + ")" : "")));
+    + (s.workers ? " · " + (Array.isArray(s.workers) ? s.workers.length : s.workers) + " workers (" + s.executor + ")"
+      : "")));
 
   // What and where it ran (RunMetadata), one line.
   var run = s.run || config.run;
