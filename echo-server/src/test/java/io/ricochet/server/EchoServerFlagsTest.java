@@ -90,8 +90,8 @@ class EchoServerFlagsTest {
         assertEquals(1_500, command.maxUdpSessions);
         assertEquals(Duration.ofSeconds(90), command.idleTimeout);
         assertEquals(Duration.ofMillis(1500), command.lingerTimeout);
-        assertEquals(128, command.metricsMaxConnections, "the metrics port's default cap");
-        assertEquals(8, command.metricsMaxConnectionsPerAddress, "and per address");
+        assertEquals(128, command.metrics.maxConnections, "the metrics port's default cap");
+        assertEquals(8, command.metrics.maxConnectionsPerAddress, "and per address");
         EchoServerMain.newCommandLine(command).parseArgs("--max-frame", "16MB", "--length-field", "4");
         assertEquals(16 * 1024 * 1024, command.maxFrame);
     }
@@ -100,14 +100,14 @@ class EchoServerFlagsTest {
     void theNoiseHandshakeBoundsDefaultAndFollowEachOther() {
         EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
         EchoServerMain.newCommandLine(command).parseArgs();
-        assertEquals(1024, command.noiseMaxHandshakes);
-        assertEquals(null, command.noiseMaxHandshakesPerAddress, "unset: an eighth of the total");
-        assertEquals(0, command.noiseHandshakeThreads);
+        assertEquals(1024, command.noise.maxHandshakes);
+        assertEquals(null, command.noise.maxHandshakesPerAddress, "unset: an eighth of the total");
+        assertEquals(0, command.noise.handshakeThreads);
         EchoServerMain.newCommandLine(command).parseArgs("--noise-max-handshakes", "4k",
                 "--noise-max-handshakes-per-address", "100", "--noise-handshake-threads", "2");
-        assertEquals(4000, command.noiseMaxHandshakes);
-        assertEquals(100, command.noiseMaxHandshakesPerAddress);
-        assertEquals(2, command.noiseHandshakeThreads);
+        assertEquals(4000, command.noise.maxHandshakes);
+        assertEquals(100, command.noise.maxHandshakesPerAddress);
+        assertEquals(2, command.noise.handshakeThreads);
     }
 
     /** Bounds for a Noise port that is not there are a mistake worth a word, as --noise-key without one is. */
@@ -124,12 +124,12 @@ class EchoServerFlagsTest {
     void theTlsHandshakeBoundsDefaultAndReachTheConfig() {
         EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
         EchoServerMain.newCommandLine(command).parseArgs();
-        assertEquals(64, command.tlsHandshakesPerAddress);
-        assertEquals(0, command.tlsHandshakeThreads, "a quarter of the cores");
+        assertEquals(64, command.tls.handshakesPerAddress);
+        assertEquals(0, command.tls.handshakeThreads, "a quarter of the cores");
         EchoServerMain.newCommandLine(command).parseArgs("--tls-handshakes-per-address", "1k",
                 "--tls-handshake-threads", "3");
-        assertEquals(1000, command.tlsHandshakesPerAddress);
-        assertEquals(3, command.tlsHandshakeThreads);
+        assertEquals(1000, command.tls.handshakesPerAddress);
+        assertEquals(3, command.tls.handshakeThreads);
     }
 
     /** As the Noise bounds: TLS handshake bounds with no TLS over TCP to bound are refused, not ignored. */

@@ -27,16 +27,16 @@ class EchoServerManifestTest {
         EchoServerCommand command = new EchoServerCommand(new SignalShutdown());
         EchoServerMain.newCommandLine(command).parseArgs(container.getArgs().toArray(String[]::new));
         assertEquals("0.0.0.0", command.host);
-        assertEquals(Map.of("tcp/TCP", command.tcpPort, "udp/UDP", command.udpPort, "rpc/TCP", command.rpcPort,
-                "metrics/TCP", command.metricsPort), ports(container.getPorts()));
-        assertEquals(command.metricsPort, port(container, container.getReadinessProbe().getHttpGet().getPort().getStrVal()));
+        assertEquals(Map.of("tcp/TCP", command.tcpPort, "udp/UDP", command.udpPort, "rpc/TCP", command.rpc.port,
+                "metrics/TCP", command.metrics.port), ports(container.getPorts()));
+        assertEquals(command.metrics.port, port(container, container.getReadinessProbe().getHttpGet().getPort().getStrVal()));
         assertEquals("/health", container.getReadinessProbe().getHttpGet().getPath());
         assertEquals("/health", container.getLivenessProbe().getHttpGet().getPath());
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
-        assertEquals(Integer.toString(command.metricsPort), annotations.get("prometheus.io/port"));
+        assertEquals(Integer.toString(command.metrics.port), annotations.get("prometheus.io/port"));
         assertEquals("/metrics", annotations.get("prometheus.io/path"));
         assertEquals("/health", container.getStartupProbe().getHttpGet().getPath());
-        assertEquals(command.metricsPort, port(container, container.getStartupProbe().getHttpGet().getPort().getStrVal()));
+        assertEquals(command.metrics.port, port(container, container.getStartupProbe().getHttpGet().getPort().getStrVal()));
         // Heap 40% of the memory limit and direct memory as much (the JVM's cap when none is given): 20% left for the
         // rest. Netty's native libraries load from the image's read-only /app/native, not from /tmp; the classes from
         // the image's class-data archive of this jar.

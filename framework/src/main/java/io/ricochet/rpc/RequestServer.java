@@ -5,7 +5,6 @@ import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.LongObjectHashMap;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.ricochet.rpc.proto.Envelope;
 import io.ricochet.rpc.proto.Kind;
 import io.ricochet.transport.session.FrameSession;
@@ -15,16 +14,15 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The requests the peer sends on one connection: checks them, routes them, answers them, and tells
  * their handlers when the caller stops waiting. Event-loop confined; answers may complete on any thread
  * and hop to the loop.
  *
- * <p>Longer than 300 lines: every way a request ends (refused, authenticated, answered with bytes or a message,
- * cancelled, its connection lost) goes through the one serving table, so they are kept where they can be seen together.
+ * <p>Longer than 300 lines: every way a request ends (refused, answered with bytes or a message, cancelled, its
+ * connection lost) goes through the one serving table, so they are kept where they can be seen together. A
+ * connection's authentication (its deadline, its place among those waiting, its one guess) is {@link ConnectionAuth}'s.
  */
 final class RequestServer {
     /** UTF-8 bytes {@link RpcConfig#MAX_METHOD_LENGTH} characters can take. */
@@ -37,12 +35,7 @@ final class RequestServer {
     private final Outbound out;
     private final PeerSupport peer;
     /** Null when the server admits every connection. */
-    private final AuthGate gate;
-    private boolean authenticated;
-    /** Closes the connection if it has not authenticated by then: pings alone kept an unknown peer's slot forever. */
-    private ScheduledFuture<?> authDeadline;
-    /** At most one line per connection refused, however many requests it sends unauthenticated. */
-    private boolean refusalLogged;
+    private final ConnectionAuth auth;
     /** Requests being served, by the caller's id: a cancel finds its request here. */
     private final LongObjectHashMap<RpcRequest> serving = new LongObjectHashMap<>();
     /** Requests being served, one-way ones included: the limit counts these. */
@@ -62,50 +55,8 @@ final class RequestServer {
         this.config = config;
         this.router = router;
         this.metrics = metrics;
-        this.gate = gate;
-        this.authenticated = gate == null;
-        if (gate != null) {
-            authDeadline = session.eventLoop().schedule(this::authTimedOut, gate.timeoutNanos(), TimeUnit.NANOSECONDS);
-            // At once when on this loop: the displaced one's place under the connection cap is free for the next accept.
-            gate.waiting(this, session.remoteAddress(), () -> {
-                if (session.eventLoop().inEventLoop()) {
-                    displaced();
-                } else {
-                    try {
-                        session.eventLoop().execute(this::displaced);
-                    } catch (RejectedExecutionException e) {
-                        // Its loop has shut down, and the connection with it.
-                    }
-                }
-            });
-        }
-    }
-
-    /** Newer connections needed this one's place among those waiting to authenticate (see {@link AuthGate}). */
-    private void displaced() {
-        if (authenticated || closed) {
-            return;
-        }
-        dropUnauthenticated("not authenticated, and newer connections waited", RpcStatus.RESOURCE_EXHAUSTED);
-        // At once: its place under the connection cap is wanted now, and it is owed nothing.
-        session.shed();
-    }
-
-    private void dropUnauthenticated(String why, RpcStatus status) {
-        gate.logRefusal(session.remoteAddress(), why + "; closing");
-        gate.dropped(session.remoteAddress(), why);
-        metrics.started();
-        metrics.finished(BuiltIn.AUTH, status, 0);
-    }
-
-    /** Counted as an {@code rpc.auth} that ran out of time, so a scrape tells it from a wrong credential. */
-    private void authTimedOut() {
-        authDeadline = null;
-        if (authenticated || closed) {
-            return;
-        }
-        dropUnauthenticated("not authenticated within " + gate.timeoutText(), RpcStatus.DEADLINE_EXCEEDED);
-        session.close();
+        // The authentication deadline starts here, as the connection opens.
+        this.auth = gate == null ? null : new ConnectionAuth(gate, session, metrics);
     }
 
     /** @param caller the connection it came on, as its handler sees it ({@link RpcRequest#caller}); not called here */
@@ -139,12 +90,8 @@ final class RequestServer {
             return;
         }
         String tag = router.meterTag(method);
-        if (!authenticated) {
-            if (!refusalLogged) {
-                refusalLogged = true;
-                gate.logRefusal(session.remoteAddress(), "'" + method + "' before authenticating");
-            }
-            gate.refused(method, session.remoteAddress());
+        if (auth != null && !auth.authenticated()) {
+            auth.refusedBeforeAuthenticating(method);
             refuse(id, oneWay, tag, RpcStatus.UNAUTHENTICATED, "'" + method + "': authenticate first (" + BuiltIn.AUTH + ")");
             return;
         }
@@ -251,15 +198,7 @@ final class RequestServer {
      * closes the connection after answering a wrong one, so a peer gets one guess per connection.
      */
     private void authenticate(long id, boolean oneWay, ByteString credential) {
-        if (gate == null || authenticated || gate.accepts(credential)) {
-            if (gate != null && !authenticated) {
-                gate.waited(this);
-            }
-            authenticated = true;
-            if (authDeadline != null) {
-                authDeadline.cancel(false);
-                authDeadline = null;
-            }
+        if (auth == null || auth.accept(credential)) {
             metrics.started();
             metrics.finished(BuiltIn.AUTH, RpcStatus.OK, 0);
             if (!oneWay) {
@@ -267,7 +206,6 @@ final class RequestServer {
             }
             return;
         }
-        gate.logRefusal(session.remoteAddress(), "wrong credentials; closing");
         refuse(id, oneWay, BuiltIn.AUTH, RpcStatus.UNAUTHENTICATED, "credentials refused");
         session.close();
     }
@@ -379,12 +317,8 @@ final class RequestServer {
     /** The connection is gone: the handlers of requests still being served hear that nobody waits. */
     void connectionLost() {
         closed = true;
-        if (gate != null && !authenticated) {
-            gate.waited(this);
-        }
-        if (authDeadline != null) {
-            authDeadline.cancel(false);
-            authDeadline = null;
+        if (auth != null) {
+            auth.closed();
         }
         for (RpcRequest request : new ArrayList<>(serving.values())) {
             request.cancel();

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * that then hears nothing at all for another interval is closed.
  *
  * <p>Longer than 300 lines: it is both the public face of a connection (the call overloads, untyped and typed) and the
- * event-loop state behind it (opening, keepalive, closing); requests and calls themselves are already in
- * {@link RequestServer} and {@link CallTable}.
+ * event-loop state behind it (opening, closing); requests and calls themselves are already in
+ * {@link RequestServer} and {@link CallTable}, and the keepalive's clock in {@link Keepalive}.
  */
 public final class RpcConnection {
     /** The built-in method a keepalive calls; every RPC end answers it. */
@@ -58,15 +58,9 @@ public final class RpcConnection {
     private volatile CallTable calls;
     private RequestServer server;
     private PeerSupport peer;
-    // Keepalive state, event-loop confined. A frame each way only sets a flag (no clock read per frame); every quarter
-    // interval the flags become times, so a time is at most a quarter interval late.
-    private boolean sentSinceCheck;
-    private boolean heardSinceCheck;
-    private long lastSentNanos;
-    private long lastHeardNanos;
-    private long pingSentNanos;
-    private boolean pingOutstanding;
-    private ScheduledFuture<?> keepalive;
+    /** The keepalive clock, from the open on; it notes every frame each way, so even a dialer without keepalive has one. */
+    private Keepalive keepalive;
+    private ScheduledFuture<?> keepaliveChecks;
     /** The peer can send nothing more, so no call of this end can be answered: set once, on the event loop. */
     private boolean inputEnded;
 
@@ -154,20 +148,20 @@ public final class RpcConnection {
         this.calls = new CallTable(handler, peer, opened, config, clientMetrics);
         this.server = new RequestServer(handler, peer, opened, config, router, serverMetrics, gate);
         long now = System.nanoTime();
-        lastSentNanos = now;
-        lastHeardNanos = now;
+        keepalive = new Keepalive(keepaliveNanos, now);
         if (dialer) {
             ping(now);
         }
         if (keepaliveNanos > 0) {
             long check = Math.max(1, keepaliveNanos / 4);
-            keepalive = opened.eventLoop().scheduleAtFixedRate(this::keepalive, check, check, TimeUnit.NANOSECONDS);
+            keepaliveChecks = opened.eventLoop().scheduleAtFixedRate(this::checkKeepalive, check, check,
+                    TimeUnit.NANOSECONDS);
         }
         onOpen.accept(this);
     }
 
     private void received(FrameSession s, ByteBuf body) {
-        heardSinceCheck = true;
+        keepalive.heard();
         Envelope envelope;
         try {
             envelope = EnvelopeCodec.decode(body);
@@ -204,8 +198,8 @@ public final class RpcConnection {
             return;
         }
         inputEnded = true;
-        if (keepalive != null) {
-            keepalive.cancel(false);
+        if (keepaliveChecks != null) {
+            keepaliveChecks.cancel(false);
         }
         onInputEnded.accept(this);
         peer.connectionLost();
@@ -220,7 +214,7 @@ public final class RpcConnection {
 
     /** Writes {@code body} as one frame; on the event loop. The one place frames go out, so it notes the send. */
     private void write(ByteBuf body, Runnable whenWritten) {
-        sentSinceCheck = true;
+        keepalive.sent();
         session.send(body, whenWritten);
     }
 
@@ -228,46 +222,26 @@ public final class RpcConnection {
     private void ping(long now) {
         Envelope ping = Envelope.newBuilder().setId(BuiltIn.PING_ID).setKind(Kind.REQUEST).setMethod(PING).build();
         write(EnvelopeCodec.encode(ping, session), null);
-        pingSentNanos = now;
-        pingOutstanding = true;
+        keepalive.pinged(now);
     }
 
-    /**
-     * Every quarter interval. A ping goes out once nothing was sent for the interval, since the peer's idle
-     * timeout counts the frames it receives, or once nothing was heard for it: between one and one and a quarter
-     * intervals after the last frame (a frame's time is that of the first check after it). Any frame heard after a ping
-     * shows the peer alive, as in grpc-java: its answer may be queued behind others. Only a ping followed
-     * by a whole interval of silence closes the connection.
-     */
-    private void keepalive() {
+    /** Every quarter interval ({@link Keepalive#check}): a ping, or a close once the peer is gone. */
+    private void checkKeepalive() {
         if (calls.isClosed()) {
             return;
         }
         long now = System.nanoTime();
-        if (sentSinceCheck) {
-            sentSinceCheck = false;
-            lastSentNanos = now;
-        }
-        if (heardSinceCheck) {
-            heardSinceCheck = false;
-            lastHeardNanos = now;
-        }
-        if (pingOutstanding) {
-            if (lastHeardNanos - pingSentNanos > 0) {
-                pingOutstanding = false;
-            } else if (now - pingSentNanos >= keepaliveNanos) {
+        switch (keepalive.check(now)) {
+            case PING -> ping(now);
+            case GONE -> {
                 log.info("closing {}: nothing heard for {} ms after a keepalive ping", remoteAddress(),
-                        (now - pingSentNanos) / 1_000_000);
+                        keepalive.silenceNanos(now) / 1_000_000);
                 // The peer is gone: its calls fail now rather than after the close's linger.
                 inputEnded();
                 session.close();
-                return;
-            } else {
-                return;
             }
-        }
-        if (now - lastSentNanos >= keepaliveNanos || now - lastHeardNanos >= keepaliveNanos) {
-            ping(now);
+            case QUIET -> {
+            }
         }
     }
 
