@@ -143,8 +143,10 @@ final class EchoServerCommand implements Callable<Integer> {
         ServerTlsConfig tlsFiles = tls.files(cli);
         Tls tlsContext = tls.tls(cli, tlsFiles);
         QuicSslContext quicTls = tls.quic(cli, tlsFiles);
+        RpcFlags.Checked rpcChecked = rpc.check(cli);
         ServerNoiseConfig noiseConfig = noise.config(cli, tls.rpcTls, rpc.port);
-        Listener rpcListener = rpc.listener(cli, tls.rpcTls ? tlsContext : null, noise.rpcNoise ? noiseConfig : null);
+        Listener rpcListener = rpc.listener(cli, rpcChecked, tls.rpcTls ? tlsContext : null,
+                noise.rpcNoise ? noiseConfig : null);
         List<Listener> listeners = listeners(config, tlsContext, quicTls, noiseConfig, rpcListener);
         // Before anything slow, so a SIGTERM during startup still ends in a graceful stop.
         shutdown.install();

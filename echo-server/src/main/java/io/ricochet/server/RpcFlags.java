@@ -43,14 +43,23 @@ final class RpcFlags {
                     + "10 s bound of its own); pings do not extend it (default: ${DEFAULT-VALUE}).")
     Duration authTimeout;
 
+    /** What the flags settle before any listener is made, checked: a bad flag is a usage error before any file is written. */
+    record Checked(String token, RpcConfig limits) {
+    }
+
+    /** The token file read and the limits checked, before the other ports' flags (a Noise key file may be written). */
+    Checked check(CommandLine cli) {
+        return new Checked(token(cli), limits(cli));
+    }
+
     /**
      * The RPC listener, over {@code tls} or {@code noise} when either is given: on its own port with its own idle
      * timeout, never shared (a registration made on one process's agent must be found by the calls that follow it);
-     * null if off. Checks the flags first, so that a bad one is a usage error before anything starts.
+     * null if off.
      */
-    Listener listener(CommandLine cli, Tls tls, ServerNoiseConfig noise) {
-        String token = token(cli);
-        RpcConfig limits = limits(cli);
+    Listener listener(CommandLine cli, Checked checked, Tls tls, ServerNoiseConfig noise) {
+        String token = checked.token();
+        RpcConfig limits = checked.limits();
         if (port == ServerConfig.DISABLED) {
             return null;
         }

@@ -141,4 +141,21 @@ class EchoServerFlagsTest {
         assertEquals(ExitCodes.USAGE, cli.execute(args("--tls-handshake-threads 2")), err.toString());
         assertTrue(err.toString().contains("--tls-handshake-threads needs --tls-port or --rpc-tls"), err.toString());
     }
+
+    /**
+     * The RPC port's flags are checked before the Noise key file is written: a run refused for a bad token file leaves
+     * no key file behind (the flags' split into mixins once checked Noise first).
+     */
+    @Test
+    void aBadRpcFlagIsRefusedBeforeANoiseKeyFileIsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path key = dir.resolve("noise.key");
+        StringWriter err = new StringWriter();
+        CommandLine cli = EchoServerMain.newCommandLine(new EchoServerCommand(new SignalShutdown()));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args("--noise-port 0 --noise-key " + key + " --noise-generate-key --rpc-token-file "
+                + dir.resolve("missing-token")));
+        assertEquals(ExitCodes.USAGE, exit, err.toString());
+        assertTrue(err.toString().contains("--rpc-token-file"), err.toString());
+        assertTrue(!java.nio.file.Files.exists(key), "the key file was written before the usage error");
+    }
 }

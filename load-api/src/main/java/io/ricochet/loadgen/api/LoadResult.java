@@ -248,7 +248,10 @@ public final class LoadResult {
         }
     }
 
-    /** The run's summary as JSON, as summary.json holds it but for its {@code run} stamp (what and where it ran). */
+    /**
+     * The run's summary as JSON, as one process's summary.json holds it but for its {@code run} stamp (what and where it
+     * ran): {@code schema_version} first. Over workers, the merged run alone, without the controller's rows.
+     */
     public String summaryJson() {
         try {
             return ReportWriter.JSON.writeValueAsString(ReportWriter.tree(summary));

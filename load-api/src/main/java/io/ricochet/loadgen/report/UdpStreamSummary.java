@@ -15,22 +15,13 @@ public record UdpStreamSummary(String command, String target, String io, int soc
     /** Below this share of the rate asked, the run did not send what was asked, and says so. */
     public static final double RATE_SHORTFALL = 0.95;
 
-    /** {@code sent} under the key every command uses ({@code sent} stays, as what UDP calls it). */
-    @JsonProperty("requests")
-    public long requests() {
-        return sent;
-    }
-
-    /** {@code received} (verified replies) under the key every command uses. */
+    /**
+     * {@code received} (verified replies) under the key every command uses. There is no {@code requests} or
+     * {@code errors}: datagrams sent are {@code sent}, and one with no reply is {@code loss}, not an error.
+     */
     @JsonProperty("ok")
     public long ok() {
         return received;
-    }
-
-    /** Always 0: a datagram with no reply is {@code loss}, which UDP has under overload, not an error. */
-    @JsonProperty("errors")
-    public long errors() {
-        return 0;
     }
 
     /** Whether it sent less than asked: the client, not the network, set the rate. */

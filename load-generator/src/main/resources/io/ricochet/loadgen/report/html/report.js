@@ -250,7 +250,7 @@
         us(c.latency_us.p50), us(c.latency_us.p99), us(c.latency_us.max)];
     }));
   }
-  var workers = data.workers || s.worker_rows || [];
+  var workers = data.workers || (Array.isArray(s.workers) ? s.workers : s.worker_rows) || [];
   if (workers.length) {
     section("Workers", "each worker's share of the run");
     // Workers are categories: a tick and a bar at each index, nothing between, p99 as points in a panel of its own.
