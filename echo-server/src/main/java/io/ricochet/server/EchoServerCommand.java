@@ -207,8 +207,8 @@ final class EchoServerCommand implements Callable<Integer> {
      * The echo listeners, each port's meters tagged as docs/protocol.md says (TCP and UDP under the server's name
      * {@code echo}, the others under their own), then the RPC one.
      */
-    private List<Listener> listeners(ServerConfig config, Tls tls, QuicSslContext quicTls, ServerNoiseConfig noise,
-            Listener rpc) {
+    private List<Listener> listeners(ServerConfig config, Tls tlsContext, QuicSslContext quicTls,
+            ServerNoiseConfig noiseConfig, Listener rpcListener) {
         List<Listener> listeners = new ArrayList<>();
         if (config.tcpEnabled()) {
             listeners.add(Listener.tcp(config.tcpPort()));
@@ -216,17 +216,17 @@ final class EchoServerCommand implements Callable<Integer> {
         if (config.udpEnabled()) {
             listeners.add(Listener.udp(config.udpPort()));
         }
-        if (this.tls.port != ServerConfig.DISABLED) {
-            listeners.add(Listener.tcp(this.tls.port).tls(tls).name("tls"));
+        if (tls.port != ServerConfig.DISABLED) {
+            listeners.add(Listener.tcp(tls.port).tls(tlsContext).name("tls"));
         }
-        if (this.noise.port != ServerConfig.DISABLED) {
-            listeners.add(Listener.tcp(this.noise.port).noise(noise).name("noise"));
+        if (noise.port != ServerConfig.DISABLED) {
+            listeners.add(Listener.tcp(noise.port).noise(noiseConfig).name("noise"));
         }
         if (quicTls != null) {
-            listeners.add(Listener.quic(this.tls.quicPort, quicTls).name("quic"));
+            listeners.add(Listener.quic(tls.quicPort, quicTls).name("quic"));
         }
-        if (rpc != null) {
-            listeners.add(rpc);
+        if (rpcListener != null) {
+            listeners.add(rpcListener);
         }
         return listeners;
     }

@@ -1,6 +1,7 @@
 package io.ricochet.noise;
 
 import io.ricochet.config.Checks;
+import io.ricochet.config.HandshakeThreads;
 import java.time.Duration;
 
 /**
@@ -54,7 +55,7 @@ public record ServerNoiseConfig(NoiseKeyPair keyPair, Duration handshakeTimeout,
 
     /** Handshake threads after resolving 0. */
     public int resolvedHandshakeThreads() {
-        return handshakeThreads != 0 ? handshakeThreads : Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+        return HandshakeThreads.resolve(handshakeThreads);
     }
 
     /** Fluent builder; {@link #build()} validates. */

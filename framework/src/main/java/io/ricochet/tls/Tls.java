@@ -4,6 +4,7 @@ import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslProvider;
 import io.ricochet.config.Checks;
+import io.ricochet.config.HandshakeThreads;
 import java.time.Duration;
 
 /**
@@ -68,7 +69,7 @@ public record Tls(SslContext context, Duration handshakeTimeout, String provider
 
     /** The handshake loops a server runs: {@link #handshakeThreads}, or a quarter of the cores, at least one. */
     public int resolvedHandshakeThreads() {
-        return handshakeThreads != 0 ? handshakeThreads : Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+        return HandshakeThreads.resolve(handshakeThreads);
     }
 
     /** This TLS, checked to be a server's: a client context there would fail every handshake. */
